@@ -1,0 +1,38 @@
+#!/bin/bash
+# PID 1 inside the guest after switch_root. Sets up a minimal system, runs the
+# command given on the kernel command line as sroce.run=<path relative to the
+# share> (arguments in sroce.args, comma separated), prints its exit status
+# in a line the host runner looks for, and powers off.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8 TERM=dumb
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t tmpfs tmp /tmp
+mount -t tmpfs run /run
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs shm /dev/shm
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+hostname sroce-guest
+ip link set lo up
+ulimit -l unlimited
+
+run="" args=""
+for w in $(cat /proc/cmdline); do
+	case "$w" in
+	sroce.run=*) run=${w#sroce.run=} ;;
+	sroce.args=*) args=${w#sroce.args=} ;;
+	esac
+done
+cd /mnt/sroce || exit 1
+rc=127
+if [ -n "$run" ]; then
+	echo "[guest] running $run ${args//,/ }"
+	# shellcheck disable=SC2086
+	bash "$run" ${args//,/ } </dev/null
+	rc=$?
+fi
+sync
+echo "SROCE-GUEST-EXIT=$rc"
+echo o >/proc/sysrq-trigger
+sleep 10

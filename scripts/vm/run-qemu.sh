@@ -1,0 +1,48 @@
+#!/bin/bash
+# Boot the Debian 13 guest under QEMU (TCG), run one script from this tree
+# inside it, and exit with that script's exit status.
+#   scripts/vm/run-qemu.sh [-t timeout_s] [-m mem_mb] <script> [args...]
+# The source tree (with build/) is shared into the guest at /mnt/sroce (9p,
+# read-write). The guest disk is opened with snapshot=on: it never changes.
+# Always ends: QEMU is killed after the timeout (exit 124).
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+timeout_s=1800 mem=2048 cpus=2
+while getopts "t:m:c:" o; do
+	case $o in
+	t) timeout_s=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	*) die "usage: $0 [-t timeout] [-m mem_mb] [-c cpus] script [args]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || die "usage: $0 [-t timeout] script [args]"
+script=$1; shift
+[ -f "$SROCE_TOP/$script" ] || die "no such script in the tree: $script"
+for a in "$@"; do
+	case "$a" in *[,\ ]*) die "guest arguments may not contain commas or spaces: $a" ;; esac
+done
+args=$(IFS=,; echo "$*")
+
+"$SROCE_TOP/scripts/vm/mkimage.sh"
+kernel=$(ls "$SROCE_ROOT"/boot/vmlinuz-* | head -1)
+mkdir -p "$SROCE_BUILD"
+console=$SROCE_BUILD/guest-console.log
+
+log "booting guest (TCG, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s): $script $*"
+rc=0
+timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
+	-machine q35,accel=tcg -cpu max -smp "$cpus" -m "$mem" \
+	-nographic -no-reboot -nodefaults -serial stdio \
+	-kernel "$kernel" -initrd "$SROCE_INITRD" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 sroce.run=$script sroce.args=$args" \
+	-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
+	-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
+	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce \
+	-device virtio-rng-pci </dev/null 2>&1 | tee "$console" || rc=$?
+[ "$rc" = 124 ] && { log "guest timed out after ${timeout_s}s"; exit 124; }
+grc=$(tr -d '\r' <"$console" | sed -n 's/^SROCE-GUEST-EXIT=\([0-9]*\)$/\1/p' | tail -1)
+[ -n "$grc" ] || { log "guest ended without an exit status (crash?)"; exit 125; }
+exit "$grc"
