@@ -16,7 +16,7 @@ iputils-ping ethtool iperf3 busybox-static util-linux python3 xz-utils"
 STAMP=$SROCE_ROOT/.sroce-root-v1
 
 [ -e "$STAMP" ] && exit 0
-command -v debootstrap >/dev/null || die "debootstrap missing (run scripts/host-deps.sh)"
+"$SROCE_TOP/scripts/host-deps.sh"
 
 log "debootstrap Debian 13 into $SROCE_ROOT (several minutes, cached)"
 rm -rf "$SROCE_ROOT"

@@ -15,8 +15,8 @@ SROCE_BUILD=$SROCE_TOP/build                # ignored build output, shared into 
 log() { printf '[sroce] %s\n' "$*" >&2; }
 die() { printf '[sroce] error: %s\n' "$*" >&2; exit 1; }
 
-# Run a command inside the Debian 13 root with /proc, /dev and the source tree mounted.
-# The tree appears at /src inside. Mounts are undone on exit.
+# Run a command inside the Debian 13 root with /proc, /dev, the source tree
+# (at /src) and the cache (at /cache) mounted. Mounts are undone on return.
 in_root() {
 	mkdir -p "$SROCE_CACHE"
 	exec 9>"$SROCE_CACHE/root.lock"
@@ -25,8 +25,9 @@ in_root() {
 	for m in proc sys dev dev/pts; do
 		mountpoint -q "$SROCE_ROOT/$m" || mount --bind "/$m" "$SROCE_ROOT/$m"
 	done
-	mkdir -p "$SROCE_ROOT/src"
+	mkdir -p "$SROCE_ROOT/src" "$SROCE_ROOT/cache"
 	mountpoint -q "$SROCE_ROOT/src" || mount --bind "$SROCE_TOP" "$SROCE_ROOT/src"
+	mountpoint -q "$SROCE_ROOT/cache" || mount --bind "$SROCE_CACHE" "$SROCE_ROOT/cache"
 	local rc=0
 	chroot "$SROCE_ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@" || rc=$?
@@ -37,7 +38,7 @@ in_root() {
 
 umount_root() {
 	local m
-	for m in src dev/pts dev sys proc; do
+	for m in cache src dev/pts dev sys proc; do
 		mountpoint -q "$SROCE_ROOT/$m" && umount -l "$SROCE_ROOT/$m"
 	done
 	return 0

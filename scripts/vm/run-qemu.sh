@@ -26,6 +26,7 @@ for a in "$@"; do
 done
 args=$(IFS=,; echo "$*")
 
+"$SROCE_TOP/scripts/host-deps.sh"
 "$SROCE_TOP/scripts/vm/mkimage.sh"
 kernel=$(ls "$SROCE_ROOT"/boot/vmlinuz-* | head -1)
 mkdir -p "$SROCE_BUILD"

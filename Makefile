@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# sroce: software RoCEv2 RDMA device (kernel module + rdma-core provider).
+# No logic here: every target calls a script or a sub-make.
+#
+#   make              build sroce.ko (Debian 13 kernel), libsroce, selftests, host tests
+#   make KDIR=<dir>   build sroce.ko for another kernel tree instead
+#   make check        host unit tests, fuzz smoke, then the guest selftests in QEMU
+#   make demo         boot the guest, create two sroce devices, show them working
+#   make vm-test      only the guest selftests
+KDIR ?=
+
+all: module provider selftests host-tests
+
+module:
+ifeq ($(KDIR),)
+	scripts/build-module.sh
+else
+	$(MAKE) -C kernel KDIR=$(KDIR)
+endif
+
+provider:
+	scripts/build-provider.sh
+
+selftests:
+	scripts/build-selftests.sh
+
+host-tests:
+	$(MAKE) -C selftests/host
+
+fuzz:
+	$(MAKE) -C selftests/fuzz smoke
+
+image:
+	scripts/vm/mkimage.sh
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+vm-test: module provider selftests
+	scripts/vm/run-qemu.sh selftests/run_guest.sh
+
+clean:
+	rm -rf build
+	$(MAKE) -C selftests/host clean
+	$(MAKE) -C selftests/fuzz clean
+	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
+
+.PHONY: all module provider selftests host-tests fuzz image check demo vm-test clean

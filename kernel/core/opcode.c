@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * opcode.c - IBA opcode table and work-request kind tables.
+ *
+ * Pure data plus table lookups.  Header lengths and offsets are computed
+ * from each opcode's mask at compile time, in wire order (enum sroce_ext),
+ * so they cannot disagree with the header-present bits.
+ */
+#include "opcode.h"
+
+/* Length of extension header @h if present in @m and placed before @k. */
+#define HDR_LEN_BEFORE(m, k, h)						\
+	((SROCE_EXT_##h < (k) && ((m) & SROCE_M_##h)) ? SROCE_##h##_LEN : 0)
+
+/* Offset from the BTH start of whatever sits at extension index @k. */
+#define OFF_BEFORE(m, k)						\
+	(SROCE_BTH_LEN +						\
+	 HDR_LEN_BEFORE(m, k, DETH) + HDR_LEN_BEFORE(m, k, RETH) +	\
+	 HDR_LEN_BEFORE(m, k, ATMETH) + HDR_LEN_BEFORE(m, k, AETH) +	\
+	 HDR_LEN_BEFORE(m, k, ATMACK) + HDR_LEN_BEFORE(m, k, IMMDT) +	\
+	 HDR_LEN_BEFORE(m, k, IETH))
+
+#define OFF_OF(m, h)							\
+	(((m) & SROCE_M_##h) ? OFF_BEFORE(m, SROCE_EXT_##h) : 0)
+
+#define OPCODE_ENTRY(_name, _val, _mask)				\
+	[SROCE_OP_##_name] = {						\
+		.name = #_name,						\
+		.mask = (_mask),					\
+		.length = OFF_BEFORE(_mask, SROCE_EXT_PAYLOAD),		\
+		.offset = {						\
+			[SROCE_EXT_DETH] = OFF_OF(_mask, DETH),		\
+			[SROCE_EXT_RETH] = OFF_OF(_mask, RETH),		\
+			[SROCE_EXT_ATMETH] = OFF_OF(_mask, ATMETH),	\
+			[SROCE_EXT_AETH] = OFF_OF(_mask, AETH),		\
+			[SROCE_EXT_ATMACK] = OFF_OF(_mask, ATMACK),	\
+			[SROCE_EXT_IMMDT] = OFF_OF(_mask, IMMDT),	\
+			[SROCE_EXT_IETH] = OFF_OF(_mask, IETH),		\
+			[SROCE_EXT_PAYLOAD] =				\
+				OFF_BEFORE(_mask, SROCE_EXT_PAYLOAD),	\
+		},							\
+	},
+
+const struct sroce_opcode_info sroce_opcode_table[SROCE_OPCODE_NUM] = {
+	SROCE_OPCODE_LIST(OPCODE_ENTRY)
+};
+
+const struct sroce_opcode_info *sroce_opcode_get(u8 opcode)
+{
+	const struct sroce_opcode_info *info = &sroce_opcode_table[opcode];
+
+	return info->mask ? info : NULL;
+}
+
+const char *sroce_opcode_name(u8 opcode)
+{
+	const struct sroce_opcode_info *info = sroce_opcode_get(opcode);
+
+	return info ? info->name : "UNKNOWN";
+}
+
+int sroce_opcode_qpt(u8 opcode)
+{
+	if (!sroce_opcode_get(opcode))
+		return -EINVAL;
+
+	switch (sroce_opcode_transport(opcode)) {
+	case SROCE_TR_RC:
+		return SROCE_QPT_RC;
+	case SROCE_TR_UC:
+		return SROCE_QPT_UC;
+	case SROCE_TR_UD:
+		return SROCE_QPT_UD;
+	default:
+		return -EINVAL;
+	}
+}
+
+#define QPT(t)		SROCE_QPT_BIT(SROCE_QPT_##t)
+
+/*
+ * Which QP types allow which operations: seed-rules R1.2 (SEND on all;
+ * WRITE on RC/UC; READ and ATOMIC on RC only).  SEND with invalidate has
+ * opcodes on RC only (IBA 9.2.1).  The local operations follow rxe
+ * (RC and UC).
+ */
+const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT] = {
+#define WRK(_name, _qpt, _flags)					\
+	[SROCE_WR_##_name] = { .name = #_name, .qpt_mask = (_qpt),	\
+			       .flags = (_flags) }
+	WRK(SEND, QPT(RC) | QPT(UC) | QPT(UD),
+	    SROCE_WRF_INLINE | SROCE_WRF_MULTI),
+	WRK(SEND_IMM, QPT(RC) | QPT(UC) | QPT(UD),
+	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_IMM),
+	WRK(SEND_INV, QPT(RC),
+	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_INV),
+	WRK(WRITE, QPT(RC) | QPT(UC),
+	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_REMOTE),
+	WRK(WRITE_IMM, QPT(RC) | QPT(UC),
+	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_REMOTE |
+	    SROCE_WRF_IMM),
+	WRK(READ, QPT(RC), SROCE_WRF_REMOTE | SROCE_WRF_RD_ATOMIC),
+	WRK(CMP_SWAP, QPT(RC),
+	    SROCE_WRF_REMOTE | SROCE_WRF_RD_ATOMIC | SROCE_WRF_ATOMIC),
+	WRK(FETCH_ADD, QPT(RC),
+	    SROCE_WRF_REMOTE | SROCE_WRF_RD_ATOMIC | SROCE_WRF_ATOMIC),
+	WRK(LOCAL_INV, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
+	WRK(REG_MR, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
+	WRK(BIND_MW, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
+#undef WRK
+};
+
+/*
+ * Packet opcode per (QP type, kind, position).  Entries hold
+ * opcode | OPV_VALID so that the zero fill means "impossible".
+ */
+#define OPV_VALID	0x100
+#define OPV(name)	(SROCE_OP_##name | OPV_VALID)
+#define POS4(f, m, l, o) {						\
+	[SROCE_POS_FIRST] = OPV(f), [SROCE_POS_MIDDLE] = OPV(m),	\
+	[SROCE_POS_LAST] = OPV(l), [SROCE_POS_ONLY] = OPV(o) }
+#define POS_ONLY(o)	{ [SROCE_POS_ONLY] = OPV(o) }
+
+static const u16
+wr_opcode_table[SROCE_QPT_COUNT][SROCE_WR_KIND_COUNT][SROCE_POS_COUNT] = {
+	[SROCE_QPT_RC] = {
+		[SROCE_WR_SEND] = POS4(RC_SEND_FIRST, RC_SEND_MIDDLE,
+				       RC_SEND_LAST, RC_SEND_ONLY),
+		[SROCE_WR_SEND_IMM] = POS4(RC_SEND_FIRST, RC_SEND_MIDDLE,
+					   RC_SEND_LAST_WITH_IMMEDIATE,
+					   RC_SEND_ONLY_WITH_IMMEDIATE),
+		[SROCE_WR_SEND_INV] = POS4(RC_SEND_FIRST, RC_SEND_MIDDLE,
+					   RC_SEND_LAST_WITH_INVALIDATE,
+					   RC_SEND_ONLY_WITH_INVALIDATE),
+		[SROCE_WR_WRITE] = POS4(RC_RDMA_WRITE_FIRST,
+					RC_RDMA_WRITE_MIDDLE,
+					RC_RDMA_WRITE_LAST,
+					RC_RDMA_WRITE_ONLY),
+		[SROCE_WR_WRITE_IMM] =
+			POS4(RC_RDMA_WRITE_FIRST, RC_RDMA_WRITE_MIDDLE,
+			     RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
+			     RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE),
+		[SROCE_WR_READ] = POS_ONLY(RC_RDMA_READ_REQUEST),
+		[SROCE_WR_CMP_SWAP] = POS_ONLY(RC_COMPARE_SWAP),
+		[SROCE_WR_FETCH_ADD] = POS_ONLY(RC_FETCH_ADD),
+	},
+	[SROCE_QPT_UC] = {
+		[SROCE_WR_SEND] = POS4(UC_SEND_FIRST, UC_SEND_MIDDLE,
+				       UC_SEND_LAST, UC_SEND_ONLY),
+		[SROCE_WR_SEND_IMM] = POS4(UC_SEND_FIRST, UC_SEND_MIDDLE,
+					   UC_SEND_LAST_WITH_IMMEDIATE,
+					   UC_SEND_ONLY_WITH_IMMEDIATE),
+		[SROCE_WR_WRITE] = POS4(UC_RDMA_WRITE_FIRST,
+					UC_RDMA_WRITE_MIDDLE,
+					UC_RDMA_WRITE_LAST,
+					UC_RDMA_WRITE_ONLY),
+		[SROCE_WR_WRITE_IMM] =
+			POS4(UC_RDMA_WRITE_FIRST, UC_RDMA_WRITE_MIDDLE,
+			     UC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
+			     UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE),
+	},
+	[SROCE_QPT_UD] = {
+		/* UD messages are one packet (seed-rules R1.1). */
+		[SROCE_WR_SEND] = POS_ONLY(UD_SEND_ONLY),
+		[SROCE_WR_SEND_IMM] = POS_ONLY(UD_SEND_ONLY_WITH_IMMEDIATE),
+	},
+};
+
+bool sroce_wr_kind_allowed(enum sroce_qp_type qpt, enum sroce_wr_kind kind)
+{
+	if ((unsigned int)qpt >= SROCE_QPT_COUNT ||
+	    (unsigned int)kind >= SROCE_WR_KIND_COUNT)
+		return false;
+	return sroce_wr_kind_table[kind].qpt_mask & SROCE_QPT_BIT(qpt);
+}
+
+const char *sroce_wr_kind_name(enum sroce_wr_kind kind)
+{
+	if ((unsigned int)kind >= SROCE_WR_KIND_COUNT)
+		return "UNKNOWN";
+	return sroce_wr_kind_table[kind].name;
+}
+
+int sroce_wr_opcode(enum sroce_qp_type qpt, enum sroce_wr_kind kind,
+		    enum sroce_pkt_pos pos)
+{
+	u16 v;
+
+	if (!sroce_wr_kind_allowed(qpt, kind) ||
+	    (unsigned int)pos >= SROCE_POS_COUNT)
+		return -EINVAL;
+
+	v = wr_opcode_table[qpt][kind][pos];
+	if (!(v & OPV_VALID))
+		return -EINVAL;
+	return v & ~OPV_VALID;
+}

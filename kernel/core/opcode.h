@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * opcode.h - IBA transport opcodes as data (IBA 9.2.1 table 38,
+ * seed-rules R1.2, R1.3), and the work-request kind tables.
+ *
+ * One X-macro list, SROCE_OPCODE_LIST, is the single source for the enum,
+ * the name strings and the per-opcode masks.  opcode.c derives the header
+ * length and each extension header's offset from the mask at compile time.
+ */
+#ifndef SROCE_CORE_OPCODE_H
+#define SROCE_CORE_OPCODE_H
+
+#include "core_types.h"
+#include "qp_type.h"
+#include "bth.h"
+#include "ext_hdrs.h"
+
+/* Extension headers, in wire order after the BTH, then the payload. */
+enum sroce_ext {
+	SROCE_EXT_DETH,
+	SROCE_EXT_RETH,
+	SROCE_EXT_ATMETH,
+	SROCE_EXT_AETH,
+	SROCE_EXT_ATMACK,
+	SROCE_EXT_IMMDT,
+	SROCE_EXT_IETH,
+	SROCE_EXT_PAYLOAD,
+	SROCE_EXT_COUNT
+};
+
+/* Header-present bits: SROCE_M_<hdr> == BIT(SROCE_EXT_<hdr>). */
+#define SROCE_M_DETH		BIT(SROCE_EXT_DETH)
+#define SROCE_M_RETH		BIT(SROCE_EXT_RETH)
+#define SROCE_M_ATMETH		BIT(SROCE_EXT_ATMETH)
+#define SROCE_M_AETH		BIT(SROCE_EXT_AETH)
+#define SROCE_M_ATMACK		BIT(SROCE_EXT_ATMACK)
+#define SROCE_M_IMMDT		BIT(SROCE_EXT_IMMDT)
+#define SROCE_M_IETH		BIT(SROCE_EXT_IETH)
+#define SROCE_M_PAYLOAD		BIT(SROCE_EXT_PAYLOAD)
+#define SROCE_M_HDRS		GENMASK(SROCE_EXT_IETH, SROCE_EXT_DETH)
+
+/* Semantic bits. */
+#define SROCE_M_REQ		BIT(8)	/* requester -> responder */
+#define SROCE_M_RESP		BIT(9)	/* ACK, ATOMIC ACK, READ RESPONSE */
+#define SROCE_M_START		BIT(10)	/* FIRST (or ONLY) of a message */
+#define SROCE_M_MIDDLE		BIT(11)
+#define SROCE_M_END		BIT(12)	/* LAST (or ONLY) of a message */
+#define SROCE_M_SEND		BIT(13)
+#define SROCE_M_WRITE		BIT(14)
+#define SROCE_M_READ		BIT(15)
+#define SROCE_M_ATOMIC		BIT(16)
+#define SROCE_M_IMM		BIT(17)	/* carries immediate data */
+#define SROCE_M_INV		BIT(18)	/* carries an R_Key to invalidate */
+#define SROCE_M_COMP		BIT(19)	/* completes a WQE at the responder */
+#define SROCE_M_RWR		BIT(20)	/* consumes a receive WQE (R1.6) */
+#define SROCE_M_ONLY		(SROCE_M_START | SROCE_M_END)
+
+/* Shorthands used only to keep the list below readable. */
+#define SROCE_MM_SEND		(SROCE_M_REQ | SROCE_M_SEND | SROCE_M_PAYLOAD)
+#define SROCE_MM_WRITE		(SROCE_M_REQ | SROCE_M_WRITE | SROCE_M_PAYLOAD)
+#define SROCE_MM_RRESP		(SROCE_M_RESP | SROCE_M_READ | SROCE_M_PAYLOAD)
+#define SROCE_MM_DONE		(SROCE_M_END | SROCE_M_COMP | SROCE_M_RWR)
+#define SROCE_MM_IMM		(SROCE_M_IMMDT | SROCE_M_IMM)
+#define SROCE_MM_INV		(SROCE_M_IETH | SROCE_M_INV)
+
+/*
+ * X(name, value, mask).  RD (0x40..0x5f) is deliberately absent
+ * (seed-rules R1.1); 0x15 and 0x18..0x1f are reserved for RC.
+ */
+#define SROCE_OPCODE_LIST(X)						\
+	X(RC_SEND_FIRST, 0x00, SROCE_MM_SEND | SROCE_M_START)		\
+	X(RC_SEND_MIDDLE, 0x01, SROCE_MM_SEND | SROCE_M_MIDDLE)		\
+	X(RC_SEND_LAST, 0x02, SROCE_MM_SEND | SROCE_MM_DONE)		\
+	X(RC_SEND_LAST_WITH_IMMEDIATE, 0x03,				\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_MM_IMM)			\
+	X(RC_SEND_ONLY, 0x04, SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START) \
+	X(RC_SEND_ONLY_WITH_IMMEDIATE, 0x05,				\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_MM_IMM)	\
+	X(RC_RDMA_WRITE_FIRST, 0x06,					\
+	  SROCE_MM_WRITE | SROCE_M_START | SROCE_M_RETH)		\
+	X(RC_RDMA_WRITE_MIDDLE, 0x07, SROCE_MM_WRITE | SROCE_M_MIDDLE)	\
+	X(RC_RDMA_WRITE_LAST, 0x08, SROCE_MM_WRITE | SROCE_M_END)	\
+	X(RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 0x09,			\
+	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_MM_IMM)		\
+	X(RC_RDMA_WRITE_ONLY, 0x0a,					\
+	  SROCE_MM_WRITE | SROCE_M_ONLY | SROCE_M_RETH)			\
+	X(RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, 0x0b,			\
+	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_M_START |		\
+	  SROCE_M_RETH | SROCE_MM_IMM)					\
+	X(RC_RDMA_READ_REQUEST, 0x0c,					\
+	  SROCE_M_REQ | SROCE_M_READ | SROCE_M_ONLY | SROCE_M_RETH)	\
+	X(RC_RDMA_READ_RESPONSE_FIRST, 0x0d,				\
+	  SROCE_MM_RRESP | SROCE_M_START | SROCE_M_AETH)		\
+	X(RC_RDMA_READ_RESPONSE_MIDDLE, 0x0e,				\
+	  SROCE_MM_RRESP | SROCE_M_MIDDLE)				\
+	X(RC_RDMA_READ_RESPONSE_LAST, 0x0f,				\
+	  SROCE_MM_RRESP | SROCE_M_END | SROCE_M_AETH)			\
+	X(RC_RDMA_READ_RESPONSE_ONLY, 0x10,				\
+	  SROCE_MM_RRESP | SROCE_M_ONLY | SROCE_M_AETH)			\
+	X(RC_ACKNOWLEDGE, 0x11, SROCE_M_RESP | SROCE_M_ONLY | SROCE_M_AETH) \
+	X(RC_ATOMIC_ACKNOWLEDGE, 0x12,					\
+	  SROCE_M_RESP | SROCE_M_ATOMIC | SROCE_M_ONLY |		\
+	  SROCE_M_AETH | SROCE_M_ATMACK)				\
+	X(RC_COMPARE_SWAP, 0x13,					\
+	  SROCE_M_REQ | SROCE_M_ATOMIC | SROCE_M_ONLY | SROCE_M_ATMETH)	\
+	X(RC_FETCH_ADD, 0x14,						\
+	  SROCE_M_REQ | SROCE_M_ATOMIC | SROCE_M_ONLY | SROCE_M_ATMETH)	\
+	X(RC_SEND_LAST_WITH_INVALIDATE, 0x16,				\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_MM_INV)			\
+	X(RC_SEND_ONLY_WITH_INVALIDATE, 0x17,				\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_MM_INV)	\
+	X(UC_SEND_FIRST, 0x20, SROCE_MM_SEND | SROCE_M_START)		\
+	X(UC_SEND_MIDDLE, 0x21, SROCE_MM_SEND | SROCE_M_MIDDLE)		\
+	X(UC_SEND_LAST, 0x22, SROCE_MM_SEND | SROCE_MM_DONE)		\
+	X(UC_SEND_LAST_WITH_IMMEDIATE, 0x23,				\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_MM_IMM)			\
+	X(UC_SEND_ONLY, 0x24, SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START) \
+	X(UC_SEND_ONLY_WITH_IMMEDIATE, 0x25,				\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_MM_IMM)	\
+	X(UC_RDMA_WRITE_FIRST, 0x26,					\
+	  SROCE_MM_WRITE | SROCE_M_START | SROCE_M_RETH)		\
+	X(UC_RDMA_WRITE_MIDDLE, 0x27, SROCE_MM_WRITE | SROCE_M_MIDDLE)	\
+	X(UC_RDMA_WRITE_LAST, 0x28, SROCE_MM_WRITE | SROCE_M_END)	\
+	X(UC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 0x29,			\
+	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_MM_IMM)		\
+	X(UC_RDMA_WRITE_ONLY, 0x2a,					\
+	  SROCE_MM_WRITE | SROCE_M_ONLY | SROCE_M_RETH)			\
+	X(UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, 0x2b,			\
+	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_M_START |		\
+	  SROCE_M_RETH | SROCE_MM_IMM)					\
+	X(UD_SEND_ONLY, 0x64,						\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_M_DETH)	\
+	X(UD_SEND_ONLY_WITH_IMMEDIATE, 0x65,				\
+	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START |		\
+	  SROCE_M_DETH | SROCE_MM_IMM)
+
+#define SROCE_OPCODE_ENUM(name, val, mask)	SROCE_OP_##name = (val),
+enum sroce_opcode {
+	SROCE_OPCODE_LIST(SROCE_OPCODE_ENUM)
+};
+
+#undef SROCE_OPCODE_ENUM
+
+#define SROCE_OP_CNP		0x81	/* RoCEv2 congestion notification */
+#define SROCE_OPCODE_NUM	256
+
+/* Transport = top three opcode bits (IBA 9.2.1). */
+enum sroce_transport {
+	SROCE_TR_RC = 0,
+	SROCE_TR_UC = 1,
+	SROCE_TR_RD = 2,	/* not supported (seed-rules R1.1) */
+	SROCE_TR_UD = 3,
+	SROCE_TR_CNP = 4,	/* RoCEv2 CNP lives in 0x80..0x9f */
+};
+
+#define SROCE_OPCODE_TRANSPORT	GENMASK(7, 5)
+#define SROCE_OPCODE_OP		GENMASK(4, 0)
+
+static inline enum sroce_transport sroce_opcode_transport(u8 opcode)
+{
+	return (enum sroce_transport)FIELD_GET(SROCE_OPCODE_TRANSPORT, opcode);
+}
+
+/**
+ * struct sroce_opcode_info - what one opcode puts on the wire
+ * @name:   "RC_SEND_FIRST" etc., generated from the list; NULL if unknown
+ * @mask:   SROCE_M_* bits; 0 means the opcode is not supported
+ * @length: BTH plus all extension headers, in bytes
+ * @offset: byte offset of each present extension header from the start of
+ *          the BTH (0 if absent); offset[SROCE_EXT_PAYLOAD] == length
+ */
+struct sroce_opcode_info {
+	const char *name;
+	u32 mask;
+	u8 length;
+	u8 offset[SROCE_EXT_COUNT];
+};
+
+extern const struct sroce_opcode_info sroce_opcode_table[SROCE_OPCODE_NUM];
+
+/* sroce_opcode_get - table entry for @opcode, or NULL if unsupported */
+const struct sroce_opcode_info *sroce_opcode_get(u8 opcode);
+/* sroce_opcode_name - name of @opcode, "UNKNOWN" if unsupported */
+const char *sroce_opcode_name(u8 opcode);
+/* sroce_opcode_qpt - QP type an opcode belongs to, or -EINVAL */
+int sroce_opcode_qpt(u8 opcode);
+
+/* Work-request kinds (the verbs-level operation a WQE asks for). */
+#define SROCE_WR_KIND_LIST(X)						\
+	X(SEND) X(SEND_IMM) X(SEND_INV) X(WRITE) X(WRITE_IMM) X(READ)	\
+	X(CMP_SWAP) X(FETCH_ADD) X(LOCAL_INV) X(REG_MR) X(BIND_MW)
+
+#define SROCE_WR_KIND_ENUM(name)	SROCE_WR_##name,
+enum sroce_wr_kind {
+	SROCE_WR_KIND_LIST(SROCE_WR_KIND_ENUM)
+	SROCE_WR_KIND_COUNT
+};
+
+#undef SROCE_WR_KIND_ENUM
+
+/* Work-request kind flags. */
+#define SROCE_WRF_LOCAL		BIT(0)	/* no packet: executed locally */
+#define SROCE_WRF_REMOTE	BIT(1)	/* needs remote VA + R_Key (R1.6) */
+#define SROCE_WRF_RD_ATOMIC	BIT(2)	/* counts against max_rd_atomic */
+#define SROCE_WRF_INLINE	BIT(3)	/* may be posted with inline data */
+#define SROCE_WRF_IMM		BIT(4)
+#define SROCE_WRF_INV		BIT(5)
+#define SROCE_WRF_ATOMIC	BIT(6)
+#define SROCE_WRF_MULTI		BIT(7)	/* may span several packets */
+
+/**
+ * struct sroce_wr_kind_info - static facts about one work-request kind
+ * @name:     generated from SROCE_WR_KIND_LIST
+ * @qpt_mask: SROCE_QPT_BIT() of each QP type that allows it (R1.2)
+ * @flags:    SROCE_WRF_* bits
+ */
+struct sroce_wr_kind_info {
+	const char *name;
+	u8 qpt_mask;
+	u8 flags;
+};
+
+extern const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT];
+
+/* Position of a packet within its message (R1.3). */
+enum sroce_pkt_pos {
+	SROCE_POS_FIRST,
+	SROCE_POS_MIDDLE,
+	SROCE_POS_LAST,
+	SROCE_POS_ONLY,
+	SROCE_POS_COUNT
+};
+
+/* sroce_pkt_pos - position from "is first packet" / "is last packet" */
+static inline enum sroce_pkt_pos sroce_pkt_pos(bool first, bool last)
+{
+	if (first)
+		return last ? SROCE_POS_ONLY : SROCE_POS_FIRST;
+	return last ? SROCE_POS_LAST : SROCE_POS_MIDDLE;
+}
+
+/* sroce_wr_kind_allowed - may a QP of type @qpt post @kind? (R1.2) */
+bool sroce_wr_kind_allowed(enum sroce_qp_type qpt, enum sroce_wr_kind kind);
+/* sroce_wr_kind_name - generated name, "UNKNOWN" if out of range */
+const char *sroce_wr_kind_name(enum sroce_wr_kind kind);
+/*
+ * sroce_wr_opcode - packet opcode for packet @pos of a @kind message on a
+ * @qpt QP (R1.3), or -EINVAL if that combination cannot exist (kind not
+ * allowed on the QP type, local operation, multi-packet position of a
+ * single-packet operation, UD message longer than one packet).
+ */
+int sroce_wr_opcode(enum sroce_qp_type qpt, enum sroce_wr_kind kind,
+		    enum sroce_pkt_pos pos);
+
+#endif /* SROCE_CORE_OPCODE_H */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sroce: software RoCEv2 RDMA device. Core objects.
+ *
+ * Lock order (outer first):
+ *   sroce_link_mutex (sroce_main.c; serialises newlink only, never taken
+ *                     under RTNL)
+ *   RTNL (netdev notifier context)
+ *   sroce_dev_lock   (sroce_main.c; spinlock, the device list)
+ *   sroce_dev.port_lock
+ */
+#ifndef SROCE_H
+#define SROCE_H
+
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#define DRV_NAME "sroce"
+
+struct sroce_dev {
+	struct ib_device ibdev;
+
+	/* Set at creation, constant for the device's life. */
+	struct net_device *ndev;	/* reference held by ib_device_set_netdev */
+	struct ib_device_attr attr;	/* what query_device reports */
+
+	/* Protected by sroce_dev_lock. */
+	struct list_head list;
+
+	/* Protected by port_lock: the last port state reported by an event. */
+	spinlock_t port_lock;
+	enum ib_port_state port_state;
+};
+
+struct sroce_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+struct sroce_pd {
+	struct ib_pd ibpd;
+};
+
+static inline struct sroce_dev *to_sroce_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct sroce_dev, ibdev);
+}
+
+static inline struct sroce_ucontext *to_sroce_uc(struct ib_ucontext *ibuc)
+{
+	return container_of(ibuc, struct sroce_ucontext, ibuc);
+}
+
+static inline struct sroce_pd *to_sroce_pd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct sroce_pd, ibpd);
+}
+
+#define sroce_dbg_dev(sdev, fmt, ...) \
+	ibdev_dbg(&(sdev)->ibdev, "%s: " fmt, __func__, ##__VA_ARGS__)
+
+/* sroce_main.c: device registry */
+struct sroce_dev *sroce_dev_get_by_netdev(struct net_device *ndev);
+void sroce_dev_list_add(struct sroce_dev *sdev);
+void sroce_dev_list_del(struct sroce_dev *sdev);
+
+/* sroce_device.c: device life cycle and port state */
+int sroce_newlink(const char *ibdev_name, struct net_device *ndev);
+void sroce_port_update(struct sroce_dev *sdev);
+enum ib_port_state sroce_port_state(struct sroce_dev *sdev);
+enum ib_mtu sroce_active_mtu(struct sroce_dev *sdev);
+
+/* sroce_verbs.c */
+extern const struct ib_device_ops sroce_dev_ops;
+void sroce_init_device_attrs(struct sroce_dev *sdev);
+
+#endif /* SROCE_H */

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce device life cycle (create on "rdma link add", destroy on
+ * "rdma link del", netdev removal or module unload) and port state.
+ */
+#include <linux/if_arp.h>
+#include <linux/netdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/sroce-abi.h>
+
+#include "sroce.h"
+#include "sroce_param.h"
+
+/* libsroce matches devices by this attribute; see Documentation/abi.md. */
+static ssize_t sroce_abi_version_show(struct device *device,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", SROCE_ABI_VERSION);
+}
+static DEVICE_ATTR_RO(sroce_abi_version);
+
+static struct attribute *sroce_dev_attrs[] = {
+	&dev_attr_sroce_abi_version.attr,
+	NULL,
+};
+
+const struct attribute_group sroce_dev_attr_group = {
+	.attrs = sroce_dev_attrs,
+};
+
+enum ib_port_state sroce_port_state(struct sroce_dev *sdev)
+{
+	struct net_device *ndev = sdev->ndev;
+
+	return netif_running(ndev) && netif_oper_up(ndev) ?
+	       IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
+
+/* Largest IB MTU whose packets, with every header, fit the netdev MTU. */
+enum ib_mtu sroce_active_mtu(struct sroce_dev *sdev)
+{
+	int room = (int)READ_ONCE(sdev->ndev->mtu) - SROCE_MAX_HDR_OVERHEAD;
+	enum ib_mtu mtu;
+
+	for (mtu = IB_MTU_4096; mtu > IB_MTU_256; mtu--)
+		if (ib_mtu_enum_to_int(mtu) <= room)
+			break;
+	return mtu;
+}
+
+/**
+ * sroce_port_update - report a change of the port state
+ * @sdev: the device; the caller holds an ib_device reference
+ *
+ * Called from the netdev notifier. Dispatches IB_EVENT_PORT_ACTIVE or
+ * IB_EVENT_PORT_ERR once per change (seed-rules R3.9); QP states are not
+ * touched.
+ */
+void sroce_port_update(struct sroce_dev *sdev)
+{
+	enum ib_port_state state = sroce_port_state(sdev);
+	struct ib_event ev = {
+		.device = &sdev->ibdev,
+		.element.port_num = 1,
+	};
+	bool changed;
+
+	spin_lock_bh(&sdev->port_lock);
+	changed = sdev->port_state != state;
+	sdev->port_state = state;
+	spin_unlock_bh(&sdev->port_lock);
+	if (!changed)
+		return;
+
+	ev.event = state == IB_PORT_ACTIVE ? IB_EVENT_PORT_ACTIVE :
+					     IB_EVENT_PORT_ERR;
+	sroce_dbg_dev(sdev, "port %s\n",
+		      state == IB_PORT_ACTIVE ? "active" : "down");
+	ib_dispatch_event(&ev);
+}
+
+/**
+ * sroce_newlink - create and register a sroce device on a netdev
+ * @ibdev_name: the name asked for in "rdma link add"
+ * @ndev: the netdev; the caller holds a reference for the duration
+ *
+ * Caller holds sroce_link_mutex and has checked that @ndev has no sroce
+ * device. Returns 0 or a negative errno, leaving nothing behind on error.
+ */
+int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct ib_device *other;
+	struct sroce_dev *sdev;
+	int err;
+
+	if (ndev->type != ARPHRD_ETHER ||
+	    ndev->addr_len != ETH_ALEN) {
+		pr_info_ratelimited(DRV_NAME ": %s is not an Ethernet device\n",
+				    netdev_name(ndev));
+		return -EINVAL;
+	}
+	other = ib_device_get_by_name(ibdev_name, RDMA_DRIVER_UNKNOWN);
+	if (other) {
+		ib_device_put(other);
+		pr_info_ratelimited(DRV_NAME ": name %s is in use\n", ibdev_name);
+		return -EEXIST;
+	}
+
+	sdev = ib_alloc_device(sroce_dev, ibdev);
+	if (!sdev)
+		return -ENOMEM;
+	sdev->ndev = ndev;
+	INIT_LIST_HEAD(&sdev->list);
+	spin_lock_init(&sdev->port_lock);
+	sdev->port_state = sroce_port_state(sdev);
+	sroce_init_device_attrs(sdev);
+	ib_set_device_ops(&sdev->ibdev, &sroce_dev_ops);
+
+	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
+	if (err)
+		goto err_dealloc;
+
+	/* Visible to the notifier before registration: see the check below. */
+	sroce_dev_list_add(sdev);
+	err = ib_register_device(&sdev->ibdev, ibdev_name, NULL);
+	if (err)
+		goto err_list_del;
+
+	/*
+	 * An unregistration of @ndev that the notifier saw before the device
+	 * was registered cannot have queued our removal; do it here.
+	 */
+	if (READ_ONCE(ndev->reg_state) != NETREG_REGISTERED)
+		ib_unregister_device_queued(&sdev->ibdev);
+	pr_info(DRV_NAME ": added %s on %s\n", dev_name(&sdev->ibdev.dev),
+		netdev_name(ndev));
+	return 0;
+
+err_list_del:
+	sroce_dev_list_del(sdev);
+err_dealloc:
+	/* ib_dealloc_device drops the netdev reference taken above. */
+	ib_dealloc_device(&sdev->ibdev);
+	return err;
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce module entry: rdma link type "sroce", the registry of sroce devices
+ * and the netdev notifier that follows their netdevs.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <rdma/rdma_netlink.h>
+
+#include "sroce.h"
+#include "qp_fsm.h"
+
+/* The core mirrors these kernel enums by value (kernel/core/qp_fsm.h). */
+#define SROCE_SAME_STATE(x) ((int)SROCE_QPS_##x == (int)IB_QPS_##x)
+static_assert(SROCE_SAME_STATE(RESET) && SROCE_SAME_STATE(INIT) &&
+	      SROCE_SAME_STATE(RTR) && SROCE_SAME_STATE(RTS) &&
+	      SROCE_SAME_STATE(SQD) && SROCE_SAME_STATE(SQE) &&
+	      SROCE_SAME_STATE(ERR));
+static_assert(SROCE_QPA_STATE == IB_QP_STATE && SROCE_QPA_CUR_STATE == IB_QP_CUR_STATE &&
+	      SROCE_QPA_EN_SQD_ASYNC_NOTIFY == IB_QP_EN_SQD_ASYNC_NOTIFY &&
+	      SROCE_QPA_ACCESS_FLAGS == IB_QP_ACCESS_FLAGS &&
+	      SROCE_QPA_PKEY_INDEX == IB_QP_PKEY_INDEX && SROCE_QPA_PORT == IB_QP_PORT &&
+	      SROCE_QPA_QKEY == IB_QP_QKEY && SROCE_QPA_AV == IB_QP_AV &&
+	      SROCE_QPA_PATH_MTU == IB_QP_PATH_MTU && SROCE_QPA_TIMEOUT == IB_QP_TIMEOUT &&
+	      SROCE_QPA_RETRY_CNT == IB_QP_RETRY_CNT && SROCE_QPA_RNR_RETRY == IB_QP_RNR_RETRY &&
+	      SROCE_QPA_RQ_PSN == IB_QP_RQ_PSN &&
+	      SROCE_QPA_MAX_QP_RD_ATOMIC == IB_QP_MAX_QP_RD_ATOMIC &&
+	      SROCE_QPA_ALT_PATH == IB_QP_ALT_PATH &&
+	      SROCE_QPA_MIN_RNR_TIMER == IB_QP_MIN_RNR_TIMER && SROCE_QPA_SQ_PSN == IB_QP_SQ_PSN &&
+	      SROCE_QPA_MAX_DEST_RD_ATOMIC == IB_QP_MAX_DEST_RD_ATOMIC &&
+	      SROCE_QPA_PATH_MIG_STATE == IB_QP_PATH_MIG_STATE && SROCE_QPA_CAP == IB_QP_CAP &&
+	      SROCE_QPA_DEST_QPN == IB_QP_DEST_QPN);
+
+/* The devices of this module; sroce_dev_lock protects the list. */
+static LIST_HEAD(sroce_dev_list);
+static DEFINE_SPINLOCK(sroce_dev_lock);
+
+/**
+ * sroce_dev_get_by_netdev - find the registered sroce device on a netdev
+ * @ndev: the netdev
+ *
+ * Returns the device with an ib_device reference (drop it with
+ * ib_device_put()), or NULL if there is none or it is not (or no longer)
+ * registered.
+ */
+struct sroce_dev *sroce_dev_get_by_netdev(struct net_device *ndev)
+{
+	struct sroce_dev *sdev, *found = NULL;
+
+	spin_lock(&sroce_dev_lock);
+	list_for_each_entry(sdev, &sroce_dev_list, list) {
+		if (sdev->ndev == ndev) {
+			if (ib_device_try_get(&sdev->ibdev))
+				found = sdev;
+			break;
+		}
+	}
+	spin_unlock(&sroce_dev_lock);
+	return found;
+}
+
+/* Returns true if any device, registered or not yet, uses @ndev. */
+static bool sroce_netdev_in_use(struct net_device *ndev)
+{
+	struct sroce_dev *sdev;
+	bool used = false;
+
+	spin_lock(&sroce_dev_lock);
+	list_for_each_entry(sdev, &sroce_dev_list, list)
+		used |= sdev->ndev == ndev;
+	spin_unlock(&sroce_dev_lock);
+	return used;
+}
+
+void sroce_dev_list_add(struct sroce_dev *sdev)
+{
+	spin_lock(&sroce_dev_lock);
+	list_add_tail(&sdev->list, &sroce_dev_list);
+	spin_unlock(&sroce_dev_lock);
+}
+
+void sroce_dev_list_del(struct sroce_dev *sdev)
+{
+	spin_lock(&sroce_dev_lock);
+	list_del_init(&sdev->list);
+	spin_unlock(&sroce_dev_lock);
+}
+
+/* Serialises newlink so that two links cannot claim one netdev. */
+static DEFINE_MUTEX(sroce_link_mutex);
+
+static int sroce_link_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	int err;
+
+	mutex_lock(&sroce_link_mutex);
+	if (sroce_netdev_in_use(ndev)) {
+		pr_info_ratelimited(DRV_NAME ": %s already has a sroce device\n",
+				    netdev_name(ndev));
+		err = -EEXIST;
+	} else {
+		err = sroce_newlink(ibdev_name, ndev);
+	}
+	mutex_unlock(&sroce_link_mutex);
+	return err;
+}
+
+static struct rdma_link_ops sroce_link_ops = {
+	.type = "sroce",
+	.newlink = sroce_link_newlink,
+};
+
+static int sroce_netdev_event(struct notifier_block *nb, unsigned long event,
+			      void *arg)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(arg);
+	struct sroce_dev *sdev = sroce_dev_get_by_netdev(ndev);
+
+	if (!sdev)
+		return NOTIFY_DONE;
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		/* Also moving to another namespace: the device goes with it. */
+		ib_unregister_device_queued(&sdev->ibdev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		sroce_port_update(sdev);
+		break;
+	default:
+		break;
+	}
+	ib_device_put(&sdev->ibdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sroce_netdev_nb = {
+	.notifier_call = sroce_netdev_event,
+};
+
+/* Unregister every device; returns when each one is gone. */
+static void sroce_unregister_all(void)
+{
+	struct sroce_dev *sdev;
+
+	for (;;) {
+		spin_lock(&sroce_dev_lock);
+		sdev = list_first_entry_or_null(&sroce_dev_list,
+						struct sroce_dev, list);
+		if (sdev)
+			get_device(&sdev->ibdev.dev);
+		spin_unlock(&sroce_dev_lock);
+		if (!sdev)
+			break;
+		/* dealloc_driver takes it off the list, here or in queued work */
+		ib_unregister_device(&sdev->ibdev);
+		sroce_dev_list_del(sdev);
+		put_device(&sdev->ibdev.dev);
+	}
+}
+
+static int __init sroce_init(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&sroce_netdev_nb);
+	if (err)
+		return err;
+	rdma_link_register(&sroce_link_ops);
+	pr_info(DRV_NAME ": loaded\n");
+	return 0;
+}
+
+static void __exit sroce_exit(void)
+{
+	rdma_link_unregister(&sroce_link_ops);
+	unregister_netdevice_notifier(&sroce_netdev_nb);
+	sroce_unregister_all();
+	pr_info(DRV_NAME ": unloaded\n");
+}
+
+module_init(sroce_init);
+module_exit(sroce_exit);
+
+MODULE_AUTHOR("sroce developers");
+MODULE_DESCRIPTION("Software RoCEv2 RDMA device");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK("sroce");

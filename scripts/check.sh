@@ -1,0 +1,45 @@
+#!/bin/bash
+# make check: every test. Host unit tests of the protocol core, fuzz smoke,
+# then the selftests in a QEMU guest (Debian 13 kernel) against the freshly
+# built sroce.ko and libsroce. Ends with one line "N passed, N failed".
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+"$SROCE_TOP/scripts/host-deps.sh" || die "host dependencies"
+res=$SROCE_BUILD/results
+rm -rf "$res" && mkdir -p "$res"
+t0=$SECONDS
+
+log "host unit tests"
+make -s -C "$SROCE_TOP/selftests/host" run >"$res/host.log" 2>&1
+sed -n '/^TAP version/,$p' "$res/host.log" | tee "$res/host.ktap" | grep -E "^(not )?ok|^# " | tail -5
+
+log "fuzz smoke"
+make -s -C "$SROCE_TOP/selftests/fuzz" smoke >"$res/fuzz.log" 2>&1
+frc=$?
+{
+	echo "TAP version 13"; echo "1..1"
+	if [ $frc = 0 ]; then echo "ok 1 fuzz smoke"; else tail -20 "$res/fuzz.log" | sed 's/^/# /'; echo "not ok 1 fuzz smoke"; fi
+} | tee "$res/fuzz.ktap" | tail -1
+
+log "building sroce.ko, libsroce and the selftests"
+build_ok=1
+for s in build-module build-provider build-selftests; do
+	"$SROCE_TOP/scripts/$s.sh" >"$res/$s.log" 2>&1 || { build_ok=0; tail -30 "$res/$s.log"; }
+done
+
+if [ $build_ok = 1 ]; then
+	log "guest selftests (QEMU, TCG)"
+	rm -f "$SROCE_BUILD/selftests-guest.ktap"
+	"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 3600 selftests/run_guest.sh >"$res/guest-console.log" 2>&1
+	grc=$?
+	cp "$SROCE_BUILD/selftests-guest.ktap" "$res/guest.ktap" 2>/dev/null || : >"$res/guest.ktap"
+	grep -E "^(not )?ok |^# (FAIL|SKIP)" "$res/guest.ktap"
+	[ $grc = 0 ] || { log "guest run ended badly (status $grc); console:"; tail -40 "$res/guest-console.log"; }
+else
+	log "build failed: the guest selftests cannot run"
+	printf 'TAP version 13\n1..1\nnot ok 1 build\n' >"$res/guest.ktap"
+fi
+
+log "make check took $((SECONDS - t0)) s"
+"$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/fuzz.ktap" "$res/guest.ktap"

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host tests for kernel/core/opcode.c: every RC/UC/UD opcode's header set,
+ * offsets and semantics (IBA 9.2.1), seed-rules R1.1, R1.2, R1.3, R1.6.
+ * The expectations below are typed independently of SROCE_OPCODE_LIST.
+ */
+#include "harness.h"
+#include "opcode.h"
+
+#define REQ	SROCE_M_REQ
+#define RSP	SROCE_M_RESP
+#define ST	SROCE_M_START
+#define MID	SROCE_M_MIDDLE
+#define END	SROCE_M_END
+#define SND	SROCE_M_SEND
+#define WR	SROCE_M_WRITE
+#define RD	SROCE_M_READ
+#define ATM	SROCE_M_ATOMIC
+#define IMM	SROCE_M_IMM
+#define INV	SROCE_M_INV
+#define DONE	(SROCE_M_COMP | SROCE_M_RWR)
+
+struct exp_op {
+	u8 op;
+	const char *name;
+	u8 len;
+	/* offsets from the BTH; 0 = header absent */
+	u8 deth, reth, atmeth, aeth, atmack, immdt, ieth;
+	bool payload;
+	u32 sem;
+};
+
+#define SEND_OPS(p, base)						\
+	{ base + 0x00, #p "_SEND_FIRST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	  REQ | SND | ST },						\
+	{ base + 0x01, #p "_SEND_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	  REQ | SND | MID },						\
+	{ base + 0x02, #p "_SEND_LAST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	  REQ | SND | END | DONE },					\
+	{ base + 0x03, #p "_SEND_LAST_WITH_IMMEDIATE", 16,		\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | DONE | IMM },	\
+	{ base + 0x04, #p "_SEND_ONLY", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	  REQ | SND | ST | END | DONE },				\
+	{ base + 0x05, #p "_SEND_ONLY_WITH_IMMEDIATE", 16,		\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | DONE | IMM },	\
+	{ base + 0x06, #p "_RDMA_WRITE_FIRST", 28,			\
+	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST },			\
+	{ base + 0x07, #p "_RDMA_WRITE_MIDDLE", 12,			\
+	  0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | MID },			\
+	{ base + 0x08, #p "_RDMA_WRITE_LAST", 12,			\
+	  0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | END },			\
+	{ base + 0x09, #p "_RDMA_WRITE_LAST_WITH_IMMEDIATE", 16,	\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | DONE },	\
+	{ base + 0x0a, #p "_RDMA_WRITE_ONLY", 28,			\
+	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST | END },		\
+	{ base + 0x0b, #p "_RDMA_WRITE_ONLY_WITH_IMMEDIATE", 32,	\
+	  0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | DONE }
+
+static const struct exp_op exp_ops[] = {
+	SEND_OPS(RC, 0x00),
+	{ 0x0c, "RC_RDMA_READ_REQUEST", 28, 0, 12, 0, 0, 0, 0, 0, 0,
+	  REQ | RD | ST | END },
+	{ 0x0d, "RC_RDMA_READ_RESPONSE_FIRST", 16, 0, 0, 0, 12, 0, 0, 0, 1,
+	  RSP | RD | ST },
+	{ 0x0e, "RC_RDMA_READ_RESPONSE_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 1,
+	  RSP | RD | MID },
+	{ 0x0f, "RC_RDMA_READ_RESPONSE_LAST", 16, 0, 0, 0, 12, 0, 0, 0, 1,
+	  RSP | RD | END },
+	{ 0x10, "RC_RDMA_READ_RESPONSE_ONLY", 16, 0, 0, 0, 12, 0, 0, 0, 1,
+	  RSP | RD | ST | END },
+	{ 0x11, "RC_ACKNOWLEDGE", 16, 0, 0, 0, 12, 0, 0, 0, 0,
+	  RSP | ST | END },
+	{ 0x12, "RC_ATOMIC_ACKNOWLEDGE", 24, 0, 0, 0, 12, 16, 0, 0, 0,
+	  RSP | ATM | ST | END },
+	{ 0x13, "RC_COMPARE_SWAP", 40, 0, 0, 12, 0, 0, 0, 0, 0,
+	  REQ | ATM | ST | END },
+	{ 0x14, "RC_FETCH_ADD", 40, 0, 0, 12, 0, 0, 0, 0, 0,
+	  REQ | ATM | ST | END },
+	{ 0x16, "RC_SEND_LAST_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
+	  REQ | SND | END | DONE | INV },
+	{ 0x17, "RC_SEND_ONLY_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
+	  REQ | SND | ST | END | DONE | INV },
+	SEND_OPS(UC, 0x20),
+	{ 0x64, "UD_SEND_ONLY", 20, 12, 0, 0, 0, 0, 0, 0, 1,
+	  REQ | SND | ST | END | DONE },
+	{ 0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", 24, 12, 0, 0, 0, 0, 20, 0, 1,
+	  REQ | SND | ST | END | DONE | IMM },
+};
+
+static const struct exp_op *find_exp(unsigned int op)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(exp_ops); i++)
+		if (exp_ops[i].op == op)
+			return &exp_ops[i];
+	return NULL;
+}
+
+static void check_hdr(const struct sroce_opcode_info *info, int ext,
+		      u8 want_off, unsigned int op)
+{
+	if (want_off) {
+		EXPECT_TRUE(info->mask & BIT(ext));
+		EXPECT_EQ(info->offset[ext], want_off);
+	} else {
+		EXPECT_FALSE(info->mask & BIT(ext));
+		EXPECT_EQ(info->offset[ext], 0);
+	}
+	if (harness_cur_failed)
+		TH_LOG("opcode 0x%02x ext %d", op, ext);
+}
+
+TEST(opcode_count)
+{
+	unsigned int op, n = 0;
+
+	for (op = 0; op < 256; op++)
+		n += !!sroce_opcode_get(op);
+	ASSERT_EQ(n, 37U);	/* 23 RC + 12 UC + 2 UD */
+	ASSERT_EQ(ARRAY_SIZE(exp_ops), 37UL);
+}
+
+/* IBA 9.2.1 / seed-rules R1.3: every opcode's headers, length, offsets */
+TEST(opcode_headers_all)
+{
+	unsigned int op;
+
+	for (op = 0; op < 256; op++) {
+		const struct sroce_opcode_info *info = sroce_opcode_get(op);
+		const struct exp_op *e = find_exp(op);
+
+		if (!e) {
+			EXPECT_FALSE(info);
+			EXPECT_STREQ(sroce_opcode_name(op), "UNKNOWN");
+			continue;
+		}
+		ASSERT_TRUE(info);
+		EXPECT_STREQ(info->name, e->name);
+		EXPECT_STREQ(sroce_opcode_name(op), e->name);
+		EXPECT_EQ(info->length, e->len);
+		EXPECT_EQ(info->offset[SROCE_EXT_PAYLOAD], e->len);
+		EXPECT_EQ(!!(info->mask & SROCE_M_PAYLOAD), e->payload);
+		check_hdr(info, SROCE_EXT_DETH, e->deth, op);
+		check_hdr(info, SROCE_EXT_RETH, e->reth, op);
+		check_hdr(info, SROCE_EXT_ATMETH, e->atmeth, op);
+		check_hdr(info, SROCE_EXT_AETH, e->aeth, op);
+		check_hdr(info, SROCE_EXT_ATMACK, e->atmack, op);
+		check_hdr(info, SROCE_EXT_IMMDT, e->immdt, op);
+		check_hdr(info, SROCE_EXT_IETH, e->ieth, op);
+		EXPECT_EQ(info->mask & ~(SROCE_M_HDRS | SROCE_M_PAYLOAD),
+			  e->sem);
+	}
+}
+
+/* seed-rules R1.1: RD is not offered; transports from the top 3 bits */
+TEST(opcode_transport)
+{
+	static const int tr_qpt[4] = {
+		SROCE_QPT_RC, SROCE_QPT_UC, -1, SROCE_QPT_UD
+	};
+	unsigned int op;
+
+	for (op = 0; op < 256; op++) {
+		EXPECT_EQ(sroce_opcode_transport(op), op >> 5);
+		if (sroce_opcode_get(op))
+			EXPECT_EQ(sroce_opcode_qpt(op), tr_qpt[op >> 5]);
+		else
+			EXPECT_EQ(sroce_opcode_qpt(op), -EINVAL);
+	}
+	for (op = 0x40; op < 0x60; op++)
+		EXPECT_FALSE(sroce_opcode_get(op));
+	EXPECT_FALSE(sroce_opcode_get(SROCE_OP_CNP));
+	EXPECT_EQ(sroce_opcode_transport(SROCE_OP_CNP), SROCE_TR_CNP);
+}
+
+/* Invariants that must hold for every supported opcode. */
+TEST(opcode_semantic_invariants)
+{
+	unsigned int op;
+
+	for (op = 0; op < 256; op++) {
+		const struct sroce_opcode_info *i = sroce_opcode_get(op);
+		u32 m;
+
+		if (!i)
+			continue;
+		m = i->mask;
+		EXPECT_EQ(!!(m & SROCE_M_REQ) + !!(m & SROCE_M_RESP), 1);
+		EXPECT_EQ(!!(m & SROCE_M_IMM), !!(m & SROCE_M_IMMDT));
+		EXPECT_EQ(!!(m & SROCE_M_INV), !!(m & SROCE_M_IETH));
+		EXPECT_EQ(!!(m & SROCE_M_MIDDLE) &&
+			  (m & (SROCE_M_START | SROCE_M_END)), 0);
+		/* R1.3: RETH only on the first WRITE packet */
+		if ((m & SROCE_M_WRITE))
+			EXPECT_EQ(!!(m & SROCE_M_RETH), !!(m & SROCE_M_START));
+		/* R1.3: immediate only on LAST/ONLY */
+		if (m & SROCE_M_IMM)
+			EXPECT_TRUE(m & SROCE_M_END);
+		/*
+		 * R1.6: WRITE/READ/ATOMIC don't consume a receive WQE,
+		 * except WRITE with immediate.
+		 */
+		if (m & (SROCE_M_READ | SROCE_M_ATOMIC))
+			EXPECT_FALSE(m & SROCE_M_RWR);
+		if (m & SROCE_M_WRITE)
+			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_IMM));
+		EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_COMP));
+		if ((m & SROCE_M_SEND))
+			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_END));
+		EXPECT_EQ(i->length % 4, 0);
+		EXPECT_TRUE(i->name);
+	}
+}
+
+/* seed-rules R1.2: operations per service */
+TEST(wr_kind_allowed_matrix)
+{
+	static const bool allowed[SROCE_WR_KIND_COUNT][SROCE_QPT_COUNT] = {
+		/*                     RC UC UD */
+		[SROCE_WR_SEND]      = { 1, 1, 1 },
+		[SROCE_WR_SEND_IMM]  = { 1, 1, 1 },
+		[SROCE_WR_SEND_INV]  = { 1, 0, 0 },
+		[SROCE_WR_WRITE]     = { 1, 1, 0 },
+		[SROCE_WR_WRITE_IMM] = { 1, 1, 0 },
+		[SROCE_WR_READ]      = { 1, 0, 0 },
+		[SROCE_WR_CMP_SWAP]  = { 1, 0, 0 },
+		[SROCE_WR_FETCH_ADD] = { 1, 0, 0 },
+		[SROCE_WR_LOCAL_INV] = { 1, 1, 0 },
+		[SROCE_WR_REG_MR]    = { 1, 1, 0 },
+		[SROCE_WR_BIND_MW]   = { 1, 1, 0 },
+	};
+	int k, t;
+
+	ASSERT_EQ(SROCE_WR_KIND_COUNT, 11);
+	for (k = 0; k < SROCE_WR_KIND_COUNT; k++)
+		for (t = 0; t < SROCE_QPT_COUNT; t++)
+			EXPECT_EQ(sroce_wr_kind_allowed(t, k), allowed[k][t]);
+	EXPECT_FALSE(sroce_wr_kind_allowed(SROCE_QPT_COUNT, SROCE_WR_SEND));
+	EXPECT_FALSE(sroce_wr_kind_allowed(SROCE_QPT_RC, SROCE_WR_KIND_COUNT));
+	EXPECT_STREQ(sroce_wr_kind_name(SROCE_WR_FETCH_ADD), "FETCH_ADD");
+	EXPECT_STREQ(sroce_wr_kind_name(SROCE_WR_KIND_COUNT), "UNKNOWN");
+	EXPECT_TRUE(sroce_wr_kind_table[SROCE_WR_READ].flags &
+		    SROCE_WRF_RD_ATOMIC);
+	EXPECT_TRUE(sroce_wr_kind_table[SROCE_WR_REG_MR].flags &
+		    SROCE_WRF_LOCAL);
+}
+
+/* seed-rules R1.3: FIRST/MIDDLE/LAST/ONLY opcode choice */
+TEST(wr_opcode_examples)
+{
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_SEND, SROCE_POS_ONLY),
+		  0x04);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_SEND_IMM,
+				  SROCE_POS_FIRST), 0x00);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_SEND_IMM,
+				  SROCE_POS_LAST), 0x03);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_SEND_INV,
+				  SROCE_POS_LAST), 0x16);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_SEND_INV,
+				  SROCE_POS_ONLY), 0x17);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_WRITE_IMM,
+				  SROCE_POS_MIDDLE), 0x07);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_WRITE_IMM,
+				  SROCE_POS_ONLY), 0x0b);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_READ, SROCE_POS_ONLY),
+		  0x0c);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_CMP_SWAP,
+				  SROCE_POS_ONLY), 0x13);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_FETCH_ADD,
+				  SROCE_POS_ONLY), 0x14);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UC, SROCE_WR_WRITE,
+				  SROCE_POS_FIRST), 0x26);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UC, SROCE_WR_SEND_IMM,
+				  SROCE_POS_ONLY), 0x25);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UD, SROCE_WR_SEND, SROCE_POS_ONLY),
+		  0x64);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UD, SROCE_WR_SEND_IMM,
+				  SROCE_POS_ONLY), 0x65);
+	/* impossible combinations */
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UD, SROCE_WR_SEND, SROCE_POS_FIRST),
+		  -EINVAL);	/* R1.1: UD is one packet */
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UD, SROCE_WR_WRITE, SROCE_POS_ONLY),
+		  -EINVAL);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UC, SROCE_WR_READ, SROCE_POS_ONLY),
+		  -EINVAL);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UC, SROCE_WR_SEND_INV,
+				  SROCE_POS_ONLY), -EINVAL);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_READ, SROCE_POS_FIRST),
+		  -EINVAL);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_LOCAL_INV,
+				  SROCE_POS_ONLY), -EINVAL);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_SEND, SROCE_POS_COUNT),
+		  -EINVAL);
+}
+
+/* Every possible answer of sroce_wr_opcode agrees with the opcode table. */
+TEST(wr_opcode_consistency)
+{
+	static const u32 pos_bits[SROCE_POS_COUNT] = {
+		[SROCE_POS_FIRST] = SROCE_M_START,
+		[SROCE_POS_MIDDLE] = SROCE_M_MIDDLE,
+		[SROCE_POS_LAST] = SROCE_M_END,
+		[SROCE_POS_ONLY] = SROCE_M_START | SROCE_M_END,
+	};
+	int t, k, p, n = 0;
+
+	for (t = 0; t < SROCE_QPT_COUNT; t++) {
+		for (k = 0; k < SROCE_WR_KIND_COUNT; k++) {
+			const struct sroce_wr_kind_info *ki =
+				&sroce_wr_kind_table[k];
+
+			for (p = 0; p < SROCE_POS_COUNT; p++) {
+				int op = sroce_wr_opcode(t, k, p);
+				const struct sroce_opcode_info *i;
+				bool last = p == SROCE_POS_LAST ||
+					    p == SROCE_POS_ONLY;
+
+				if (op < 0)
+					continue;
+				n++;
+				ASSERT_TRUE(sroce_wr_kind_allowed(t, k));
+				ASSERT_FALSE(ki->flags & SROCE_WRF_LOCAL);
+				i = sroce_opcode_get(op);
+				ASSERT_TRUE(i);
+				EXPECT_EQ(sroce_opcode_qpt(op), t);
+				EXPECT_TRUE(i->mask & SROCE_M_REQ);
+				EXPECT_EQ(i->mask & (SROCE_M_START |
+						     SROCE_M_MIDDLE |
+						     SROCE_M_END), pos_bits[p]);
+				EXPECT_EQ(!!(i->mask & SROCE_M_IMM),
+					  !!(ki->flags & SROCE_WRF_IMM) && last);
+				EXPECT_EQ(!!(i->mask & SROCE_M_INV),
+					  !!(ki->flags & SROCE_WRF_INV) && last);
+				if (k == SROCE_WR_WRITE || k == SROCE_WR_WRITE_IMM)
+					EXPECT_EQ(!!(i->mask & SROCE_M_RETH),
+						  p == SROCE_POS_FIRST ||
+						  p == SROCE_POS_ONLY);
+			}
+		}
+	}
+	/* RC: 5 multi-packet kinds x 4 + 3 single; UC: 4 x 4; UD: 2 */
+	ASSERT_EQ(n, 23 + 16 + 2);
+}
+
+TEST(pkt_pos_helper)
+{
+	ASSERT_EQ(sroce_pkt_pos(true, true), SROCE_POS_ONLY);
+	ASSERT_EQ(sroce_pkt_pos(true, false), SROCE_POS_FIRST);
+	ASSERT_EQ(sroce_pkt_pos(false, false), SROCE_POS_MIDDLE);
+	ASSERT_EQ(sroce_pkt_pos(false, true), SROCE_POS_LAST);
+}

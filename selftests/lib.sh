@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers for sroce's guest selftests (kselftest conventions:
+# exit 0 = pass, 1 = fail, 4 = skip). Source it from a test.
+# shellcheck shell=bash
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$SELFTESTS_DIR/.." && pwd)
+BUILD=$TOP/build
+TOOLS=$BUILD/selftests
+SROCE_KO=$BUILD/kernel/sroce.ko
+
+# Documentation address ranges (RFC 5737, RFC 3849): the two namespaces
+# never route anywhere outside the guest.
+NS_A=sroce_a
+NS_B=sroce_b
+IP4_A=192.0.2.1
+IP4_B=192.0.2.2
+IP6_A=2001:db8::1
+IP6_B=2001:db8::2
+
+fail() { echo "# FAIL: $*"; exit $KSFT_FAIL; }
+skip() { echo "# SKIP: $*"; exit $KSFT_SKIP; }
+info() { echo "# $*"; }
+
+# Retry a condition for up to $1 seconds (TCG is slow; events are async).
+wait_for() {
+	local secs=$1; shift
+	local end=$((SECONDS + secs))
+	while ! "$@" 2>/dev/null; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.2
+	done
+}
+
+sroce_loaded() { [ -d /sys/module/sroce ]; }
+
+sroce_load() {
+	sroce_loaded && return 0
+	modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel || return 1
+	insmod "$SROCE_KO"
+}
+
+sroce_unload() {
+	sroce_loaded || return 0
+	rmmod sroce
+}
+
+# Names of the RDMA devices sroce has registered (by its sysfs attribute).
+sroce_devices() {
+	local d
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d/sroce_abi_version" ] && basename "$d"
+	done
+	return 0
+}
+
+dev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
+dev_gone() { ! dev_exists "$1"; }
+
+# Two namespaces joined by a veth pair: veth_a in $NS_A, veth_b in $NS_B.
+topo_up() {
+	topo_down
+	ip netns add $NS_A && ip netns add $NS_B || return 1
+	ip link add veth_a netns $NS_A type veth peer name veth_b netns $NS_B || return 1
+	ip -n $NS_A addr add $IP4_A/24 dev veth_a
+	ip -n $NS_B addr add $IP4_B/24 dev veth_b
+	ip -n $NS_A addr add $IP6_A/64 dev veth_a nodad
+	ip -n $NS_B addr add $IP6_B/64 dev veth_b nodad
+	ip -n $NS_A link set lo up
+	ip -n $NS_B link set lo up
+	ip -n $NS_A link set veth_a up
+	ip -n $NS_B link set veth_b up
+}
+
+topo_down() {
+	ip netns del $NS_A 2>/dev/null
+	ip netns del $NS_B 2>/dev/null
+	return 0
+}
+
+# rdma link add/del inside a namespace (the netdev lives there).
+link_add() { ip netns exec "$1" rdma link add "$2" type sroce netdev "$3"; }
+link_del() { rdma link del "$1"; }
+# rdma link show names the netdev only inside the netdev's namespace.
+link_netdev() { ip netns exec "$1" rdma link show "$2/1" | grep -o "netdev [^ ]*"; }
+
+# Both ends: sroce_a on veth_a, sroce_b on veth_b.
+devs_up() {
+	link_add $NS_A sroce_a veth_a && link_add $NS_B sroce_b veth_b
+}
+
+devs_down() {
+	local d
+	for d in $(sroce_devices); do rdma link del "$d" 2>/dev/null; done
+	return 0
+}
+
+# The value of one field of ibv_devinfo -v for a device, e.g. "state".
+devinfo_field() {
+	ibv_devinfo -v -d "$1" | awk -v k="$2" '
+		{ sub(/^[ \t]+/, "") }
+		index($0, k ":") == 1 { sub(/^[^:]*:[ \t]*/, ""); print; exit }'
+}
+
+# Kernel log lines that mean a bug, since the mark set by dmesg_mark.
+dmesg_mark() { DMESG_MARK=$(dmesg | wc -l); }
+dmesg_bugs() {
+	dmesg | tail -n +"$((${DMESG_MARK:-0} + 1))" |
+		grep -E "BUG|WARNING|Oops|general protection|refcount_t|leak|UBSAN|KASAN|INFO: task" || true
+}
+check_dmesg() {
+	local bugs
+	bugs=$(dmesg_bugs)
+	[ -z "$bugs" ] || { echo "$bugs" | sed 's/^/# dmesg: /'; fail "kernel reported a problem"; }
+}

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest entry point for the selftests: installs libsroce, then runs each
+# test program and prints KTAP. Usage: run_guest.sh [test-list-file]
+# The results also go to build/selftests-guest.ktap.
+cd "$(dirname "$0")" || exit 1
+. ./lib.sh
+
+list=${1:-selftests/tests.list}
+[ -f "$TOP/$list" ] || { echo "no test list $list"; exit 1; }
+
+# libsroce goes where Debian's libibverbs looks for providers.
+install -m 644 "$BUILD"/provider/libsroce-rdmav*.so /usr/lib/x86_64-linux-gnu/libibverbs/
+install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/sroce.driver
+
+mapfile -t tests < <(grep -v -e '^#' -e '^$' "$TOP/$list")
+out=$BUILD/selftests-guest.ktap
+timeout_s=$(sed -n 's/^timeout=//p' settings 2>/dev/null)
+{
+	echo "TAP version 13"
+	echo "1..${#tests[@]}"
+} | tee "$out"
+n=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	log=$(mktemp)
+	timeout -k 5 "${timeout_s:-300}" bash "$TOP/selftests/$t" >"$log" 2>&1
+	rc=$?
+	sed 's/^/# /; s/^# # /# /' "$log" | tee -a "$out"
+	case $rc in
+	0) echo "ok $n $t" ;;
+	4) echo "ok $n $t # SKIP" ;;
+	124) echo "not ok $n $t # TIMEOUT" ;;
+	*) echo "not ok $n $t # exit=$rc" ;;
+	esac | tee -a "$out"
+	rm -f "$log"
+	# Each test starts from nothing.
+	for d in $(sroce_devices); do rdma link del "$d" 2>/dev/null; done
+	topo_down
+done
+exit 0
