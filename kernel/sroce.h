@@ -12,10 +12,14 @@
 #ifndef SROCE_H
 #define SROCE_H
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+
+#include "sroce_counters.h"
 
 #define DRV_NAME "sroce"
 
@@ -32,7 +36,33 @@ struct sroce_dev {
 	/* Protected by port_lock: the last port state reported by an event. */
 	spinlock_t port_lock;
 	enum ib_port_state port_state;
+
+	/*
+	 * Object tables (xarrays: their own lock for writers, RCU for
+	 * readers; a reader takes the object's reference before leaving the
+	 * RCU section). Keys: QPN, MR/MW key index (key >> 8), SRQ number,
+	 * user AH index.
+	 */
+	struct xarray qp_xa;
+	struct xarray mr_xa;
+	struct xarray srq_xa;
+	struct xarray ah_xa;
+	u32 mr_next, qp_next, srq_next, ah_next;	/* xa_alloc_cyclic cursors */
+
+	/* Lock free; see sroce_counters.h and sroce_stats.c. */
+	atomic64_t counters[SROCE_NUM_COUNTERS];
 };
+
+static inline void sroce_count(struct sroce_dev *sdev, enum sroce_counter c)
+{
+	atomic64_inc(&sdev->counters[c]);
+}
+
+static inline void sroce_count_add(struct sroce_dev *sdev,
+				   enum sroce_counter c, u64 n)
+{
+	atomic64_add(n, &sdev->counters[c]);
+}
 
 struct sroce_ucontext {
 	struct ib_ucontext ibuc;

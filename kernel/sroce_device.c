@@ -80,6 +80,14 @@ void sroce_port_update(struct sroce_dev *sdev)
 	ib_dispatch_event(&ev);
 }
 
+/*
+ * Each area of the driver (device, CQ, QP, MR, ...) exports the part of the
+ * ib_device_ops it implements; a device gets them all.
+ */
+static const struct ib_device_ops *const sroce_area_ops[] = {
+	&sroce_dev_ops,
+};
+
 /**
  * sroce_newlink - create and register a sroce device on a netdev
  * @ibdev_name: the name asked for in "rdma link add"
@@ -92,6 +100,7 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 {
 	struct ib_device *other;
 	struct sroce_dev *sdev;
+	unsigned int i;
 	int err;
 
 	if (ndev->type != ARPHRD_ETHER ||
@@ -114,8 +123,13 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	spin_lock_init(&sdev->port_lock);
 	sdev->port_state = sroce_port_state(sdev);
+	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->srq_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
 	sroce_init_device_attrs(sdev);
-	ib_set_device_ops(&sdev->ibdev, &sroce_dev_ops);
+	for (i = 0; i < ARRAY_SIZE(sroce_area_ops); i++)
+		ib_set_device_ops(&sdev->ibdev, sroce_area_ops[i]);
 
 	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
 	if (err)

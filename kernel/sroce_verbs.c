@@ -173,6 +173,13 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 {
 	struct sroce_dev *sdev = to_sroce_dev(ibdev);
 
+	/* The core destroyed every object before calling us. */
+	WARN_ON(!xa_empty(&sdev->qp_xa) || !xa_empty(&sdev->mr_xa) ||
+		!xa_empty(&sdev->srq_xa) || !xa_empty(&sdev->ah_xa));
+	xa_destroy(&sdev->qp_xa);
+	xa_destroy(&sdev->mr_xa);
+	xa_destroy(&sdev->srq_xa);
+	xa_destroy(&sdev->ah_xa);
 	sroce_dev_list_del(sdev);
 	pr_info(DRV_NAME ": removed %s\n", dev_name(&ibdev->dev));
 }

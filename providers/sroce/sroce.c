@@ -15,6 +15,7 @@
 
 #include <infiniband/driver.h>
 #include <rdma/sroce-abi.h>
+#include <ccan/array_size.h>
 
 #include "sroce.h"
 
@@ -109,12 +110,18 @@ static const struct verbs_context_ops sroce_ctx_ops = {
 	.free_context = sroce_free_context,
 };
 
+/* Each area (CQ, QP, MR, ...) contributes the verbs it implements. */
+static const struct verbs_context_ops *const sroce_area_ops[] = {
+	&sroce_ctx_ops,
+};
+
 static struct verbs_context *sroce_alloc_context(struct ibv_device *ibdev,
 						 int cmd_fd,
 						 void *private_data)
 {
 	struct sroce_alloc_ucontext_resp uresp = {};
 	struct sroce_context *ctx;
+	unsigned int i;
 	struct ibv_get_context cmd;
 	struct {
 		struct ib_uverbs_get_context_resp ibv_resp;
@@ -135,7 +142,8 @@ static struct verbs_context *sroce_alloc_context(struct ibv_device *ibdev,
 		errno = EPROTO;
 		goto err_free;
 	}
-	verbs_set_ops(&ctx->ibv_ctx, &sroce_ctx_ops);
+	for (i = 0; i < ARRAY_SIZE(sroce_area_ops); i++)
+		verbs_set_ops(&ctx->ibv_ctx, sroce_area_ops[i]);
 	return &ctx->ibv_ctx;
 
 err_free:

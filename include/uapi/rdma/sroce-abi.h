@@ -4,6 +4,14 @@
  * Fixed-width types only; every command and response carries comp_mask or
  * reserved space so it can grow. Bump SROCE_ABI_VERSION on any change that
  * breaks an older provider and note it in Documentation/abi.md.
+ *
+ * Queues (SQ, RQ, SRQ, CQ) are rings in kernel memory that user space
+ * mmaps. Each ring is one mapping: a struct sroce_ring_hdr (one page) then
+ * 2^log2_size slots of 'stride' bytes. Indices are free-running u32; slot i
+ * lives at i & (size - 1). The producer writes a slot, then releases its
+ * index (store-release); the consumer acquires the index, reads, then
+ * releases its own index. The kernel treats every index and every slot
+ * that user space can write as hostile.
  */
 #ifndef SROCE_ABI_USER_H
 #define SROCE_ABI_USER_H
@@ -24,10 +32,141 @@
  */
 #define SROCE_SYSFS_ABI_ATTR "sroce_abi_version"
 
+#define SROCE_RING_HDR_SIZE 4096
+
+/* First page of every ring mapping. prod and cons sit on their own lines. */
+struct sroce_ring_hdr {
+	__u32 prod;		/* written by the producer only */
+	__u32 reserved0[15];
+	__u32 cons;		/* written by the consumer only */
+	__u32 reserved1[15];
+	/*
+	 * CQ only: the kernel sets SROCE_CQ_OVERFLOW when a completion found
+	 * the ring full (the CQ is then in error, seed-rules R3.9).
+	 */
+	__u32 flags;
+	__u32 reserved2[15];
+};
+
+#define SROCE_CQ_OVERFLOW (1U << 0)
+
+struct sroce_sge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+/* Send WQE opcodes: the values of enum ib_uverbs_wr_opcode (IBV_WR_*). */
+/* Send WQE flags: the values of IBV_SEND_* (FENCE, SIGNALED, SOLICITED, INLINE). */
+
+struct sroce_send_wqe {
+	__aligned_u64 wr_id;
+	__u32 opcode;		/* IB_UVERBS_WR_* */
+	__u32 send_flags;	/* IB_UVERBS_SEND_* */
+	__u32 num_sge;		/* SGEs that follow (0 with INLINE) */
+	__u32 inline_len;	/* bytes of inline data that follow (INLINE) */
+	__u32 imm_data;		/* big endian immediate, or invalidate R_Key */
+	__u32 reserved;
+	union {
+		struct {
+			__aligned_u64 remote_addr;
+			__u32 rkey;
+			__u32 reserved;
+		} rdma;
+		struct {
+			__aligned_u64 remote_addr;
+			__aligned_u64 compare_add;
+			__aligned_u64 swap;
+			__u32 rkey;
+			__u32 reserved;
+		} atomic;
+		struct {
+			__u32 ah_index;	/* from sroce_create_ah_resp */
+			__u32 remote_qpn;
+			__u32 remote_qkey;
+			__u32 reserved;
+		} ud;
+		struct {
+			__aligned_u64 addr;
+			__aligned_u64 length;
+			__u32 mw_rkey;	/* the window's current R_Key */
+			__u32 mr_lkey;
+			__u32 new_rkey;
+			__u32 access;	/* IB_UVERBS_ACCESS_* */
+		} bind_mw;
+		__u8 raw[32];
+	} wr;
+	/* then num_sge struct sroce_sge, or inline_len bytes */
+};
+
+struct sroce_recv_wqe {
+	__aligned_u64 wr_id;
+	__u32 num_sge;
+	__u32 reserved;
+	/* then num_sge struct sroce_sge */
+};
+
+/* One completion; status/opcode/wc_flags use the IB_UVERBS_WC_* values. */
+struct sroce_cqe {
+	__aligned_u64 wr_id;
+	__u32 status;
+	__u32 opcode;
+	__u32 vendor_err;
+	__u32 byte_len;
+	__u32 ex;		/* immediate (big endian) or invalidated R_Key */
+	__u32 qp_num;
+	__u32 src_qp;
+	__u32 wc_flags;		/* IB_WC_GRH, IB_WC_WITH_IMM, ... (ibv values) */
+	__u16 pkey_index;
+	__u8 sl;
+	__u8 network_hdr_type;	/* UD receives: 1 = IPv4, 2 = IPv6 (RoCE v2) */
+	__u8 smac[6];
+	__u16 reserved;
+	__u32 reserved1[3];
+};
+
 struct sroce_alloc_ucontext_resp {
 	__u32 comp_mask;
 	__u32 abi_version;
 	__aligned_u64 reserved[2];
+};
+
+/* A ring as the kernel hands it out: mmap(cmd_fd, offset, size). */
+struct sroce_ring_info {
+	__aligned_u64 mmap_offset;
+	__aligned_u64 mmap_size;
+	__u32 log2_size;	/* slots = 1 << log2_size */
+	__u32 stride;		/* bytes per slot */
+};
+
+struct sroce_create_cq_resp {
+	__u32 comp_mask;
+	__u32 reserved;
+	struct sroce_ring_info ring;
+};
+
+struct sroce_resize_cq_resp {
+	__u32 comp_mask;
+	__u32 reserved;
+	struct sroce_ring_info ring;
+};
+
+struct sroce_create_qp_resp {
+	__u32 comp_mask;
+	__u32 max_inline;
+	struct sroce_ring_info sq;
+	struct sroce_ring_info rq;	/* mmap_size 0 when the QP uses an SRQ */
+};
+
+struct sroce_create_srq_resp {
+	__u32 comp_mask;
+	__u32 srq_num;
+	struct sroce_ring_info ring;
+};
+
+struct sroce_create_ah_resp {
+	__u32 comp_mask;
+	__u32 ah_index;		/* put in sroce_send_wqe.wr.ud.ah_index */
 };
 
 #endif /* SROCE_ABI_USER_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sroce device counters, shown by "rdma statistic" (rdma_hw_stats). Bump a
+ * counter exactly where the decision it counts is taken. The names come
+ * from this one list, so they cannot drift from the enum.
+ */
+#ifndef SROCE_COUNTERS_H
+#define SROCE_COUNTERS_H
+
+#define SROCE_COUNTER_LIST(X)						\
+	/* packets and bytes */						\
+	X(TX_PKTS, "tx_pkts")						\
+	X(TX_BYTES, "tx_bytes")						\
+	X(RX_PKTS, "rx_pkts")						\
+	X(RX_BYTES, "rx_bytes")						\
+	X(TX_ERRORS, "tx_errors")					\
+	/* received packets dropped, by reason */			\
+	X(DROP_ICRC, "rx_drop_icrc")					\
+	X(DROP_MALFORMED, "rx_drop_malformed")				\
+	X(DROP_NO_QP, "rx_drop_no_qp")					\
+	X(DROP_QP_STATE, "rx_drop_qp_state")				\
+	X(DROP_QP_TYPE, "rx_drop_qp_type")				\
+	X(DROP_BAD_QKEY, "rx_drop_bad_qkey")				\
+	X(DROP_BAD_PKEY, "rx_drop_bad_pkey")				\
+	X(DROP_NO_MEM, "rx_drop_no_mem")				\
+	/* requester */							\
+	X(REQ_SENT, "req_pkts_sent")					\
+	X(RETRANS_TIMEOUT, "retrans_timeout")				\
+	X(RETRANS_SEQ_NAK, "retrans_seq_nak")				\
+	X(RETRANS_RNR, "retrans_rnr")					\
+	X(TIMER_EXPIRED, "ack_timer_expired")				\
+	X(RETRY_EXCEEDED, "retry_exceeded")				\
+	X(RNR_RETRY_EXCEEDED, "rnr_retry_exceeded")			\
+	X(RD_ATOMIC_STALL, "rd_atomic_stall")				\
+	/* completer: ACKs and NAKs received */				\
+	X(ACK_RCVD, "ack_rcvd")						\
+	X(RNR_NAK_RCVD, "rnr_nak_rcvd")					\
+	X(SEQ_NAK_RCVD, "seq_nak_rcvd")					\
+	X(ERR_NAK_RCVD, "err_nak_rcvd")					\
+	X(DUP_RESP, "duplicate_response")				\
+	/* responder */							\
+	X(ACK_SENT, "ack_sent")						\
+	X(RNR_NAK_SENT, "rnr_nak_sent")					\
+	X(SEQ_NAK_SENT, "seq_nak_sent")					\
+	X(ERR_NAK_SENT, "err_nak_sent")					\
+	X(DUP_REQ, "duplicate_request")					\
+	X(OUT_OF_SEQ, "out_of_sequence")				\
+	X(UC_MSG_DROPPED, "uc_msg_dropped")				\
+	/* completions and events */					\
+	X(COMPLETIONS, "completions")					\
+	X(COMPLETION_ERRORS, "completion_errors")			\
+	X(CQ_OVERFLOW, "cq_overflow")					\
+	/* on-demand paging */						\
+	X(ODP_FAULTS, "odp_faults")					\
+	X(ODP_PAGES_FAULTED, "odp_pages_faulted")			\
+	X(ODP_INVALIDATIONS, "odp_invalidations")			\
+	X(ODP_PREFETCH, "odp_prefetch")
+
+#define SROCE_COUNTER_ENUM(id, name) SROCE_CNT_##id,
+enum sroce_counter {
+	SROCE_COUNTER_LIST(SROCE_COUNTER_ENUM)
+	SROCE_NUM_COUNTERS
+};
+#undef SROCE_COUNTER_ENUM
+
+#endif /* SROCE_COUNTERS_H */
