@@ -18,7 +18,8 @@ if [ ! -s "$orig" ]; then
 		die "could not download rdma-core ${RDMA_CORE_VERSION} source"
 fi
 
-tree=$SROCE_CACHE/rdma-core-src
+# A private copy per clone (under build/), so that clones never share it.
+tree=$SROCE_BUILD/rdma-core/src
 if [ ! -e "$tree/.sroce-unpacked" ]; then
 	rm -rf "$tree" && mkdir -p "$tree"
 	tar xzf "$orig" -C "$tree" --strip-components=1
@@ -36,14 +37,14 @@ grep -q 'providers/sroce' "$tree/CMakeLists.txt" ||
 	sed -i 's|^add_subdirectory(providers/rxe)$|&\nadd_subdirectory(providers/sroce)|' "$tree/CMakeLists.txt"
 
 log "building libsroce in rdma-core ${RDMA_CORE_VERSION}"
-in_root sh -c "set -e; mkdir -p /cache/rdma-core-build && cd /cache/rdma-core-build && \
+in_root sh -c "set -e; mkdir -p /src/build/rdma-core/build && cd /src/build/rdma-core/build && \
 	{ [ -e build.ninja ] || cmake -GNinja -DNO_PYVERBS=1 -DNO_MAN_PAGES=1 \
-		-Wno-dev -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENABLE_WERROR=1 /cache/rdma-core-src >cmake.log 2>&1; } && \
+		-Wno-dev -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENABLE_WERROR=1 /src/build/rdma-core/src >cmake.log 2>&1; } && \
 	ninja sroce-rdmav34 >ninja.log || { tail -40 ninja.log; exit 1; }" ||
 	die "provider build failed"
 
 out=$SROCE_BUILD/provider
 mkdir -p "$out"
-cp "$SROCE_CACHE"/rdma-core-build/lib/libsroce-rdmav*.so "$out/"
+cp "$SROCE_BUILD"/rdma-core/build/lib/libsroce-rdmav*.so "$out/"
 echo "driver sroce" >"$out/sroce.driver"
 log "provider: $(cd "$out" && ls)"
