@@ -41,14 +41,19 @@ struct sroce_ring_hdr {
 	__u32 cons;		/* written by the consumer only */
 	__u32 reserved1[15];
 	/*
-	 * CQ only: the kernel sets SROCE_CQ_OVERFLOW when a completion found
-	 * the ring full (the CQ is then in error, seed-rules R3.9).
+	 * Written by the kernel only. CQ: SROCE_CQ_OVERFLOW when a completion
+	 * found the ring full (the CQ is then in error, seed-rules R3.9).
+	 * SQ/RQ: SROCE_RING_FLUSH while the QP is in ERROR (or SQE for the
+	 * SQ): WQEs posted then must be followed by a doorbell system call
+	 * (post_send / post_recv with no WRs) so that the kernel flushes them
+	 * with IBV_WC_WR_FLUSH_ERR (seed-rules R3.3).
 	 */
 	__u32 flags;
 	__u32 reserved2[15];
 };
 
 #define SROCE_CQ_OVERFLOW (1U << 0)
+#define SROCE_RING_FLUSH (1U << 1)
 
 struct sroce_sge {
 	__aligned_u64 addr;

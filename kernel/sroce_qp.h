@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sroce queue pairs: the object, its verbs, and the three engines that run
+ * in its work item (completer, responder, requester).
+ *
+ * Execution model. Every QP has one work item, qp->work, on sroce_wq. It
+ * runs the completer (ACKs and responses received), then the responder
+ * (requests received), then the requester (new packets from the SQ), and
+ * loops until none has work. A work item never runs on two CPUs at once,
+ * so the engine state (struct sroce_req/resp/comp) needs no lock: only the
+ * work function touches it. The receive softirq only queues skbs and
+ * schedules the work; timers only set a flag and schedule it.
+ *
+ * Locks:
+ *   qp->state_lock (spinlock, BH-safe): qp->state, qp->attr, sq_drained
+ *     bookkeeping. Taken by verbs and briefly by the engines.
+ *   qp->rx_req / qp->rx_resp: sk_buff_head locks.
+ * References: qp->ref is held by every packet queued to the QP, by a
+ * scheduled work item and by armed timers; destroy waits for it to drop.
+ */
+#ifndef SROCE_QP_H
+#define SROCE_QP_H
+
+#include <linux/hrtimer.h>
+#include <linux/refcount.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/sroce-abi.h>
+
+#include "sroce.h"
+#include "sroce_net.h"
+#include "qp_type.h"
+
+struct sroce_cq;
+struct sroce_srq;
+struct sroce_rq;
+struct sroce_ring;
+
+/* Attributes set by modify_qp; under state_lock, read by the engines. */
+struct sroce_qp_attr {
+	u32 pmtu;			/* path MTU in bytes */
+	enum ib_mtu path_mtu;
+	u32 dest_qpn;
+	u32 qkey;
+	int access;			/* IB_ACCESS_REMOTE_* allowed to peers */
+	u8 timeout;			/* 5-bit local ACK timeout code */
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 min_rnr_timer;
+	u8 max_rd_atomic;		/* requester: READ/ATOMIC in flight */
+	u8 max_dest_rd_atomic;		/* responder: table size */
+	u16 pkey_index;
+	u32 sq_psn;
+	u32 rq_psn;
+	struct rdma_ah_attr ah_attr;	/* primary path (RC/UC) */
+	struct sroce_av av;		/* resolved from ah_attr */
+	u16 udp_sport;
+	bool en_sqd_async_notify;
+};
+
+/* Kernel copy of a send WQE: user space cannot change it once taken. */
+struct sroce_swqe {
+	struct sroce_send_wqe wqe;
+	u32 status;			/* IB_WC_* when done */
+	u32 first_psn;
+	u32 last_psn;
+	u32 npkts;
+	u64 length;			/* total payload bytes */
+	u8 state;			/* enum sroce_swqe_state */
+	u8 kind;			/* enum sroce_wr_kind */
+	bool signaled;
+	u64 atomic_orig;		/* ATOMIC ACK value, written back locally */
+	/* then num_sge struct sroce_sge or inline data (qp->swqe_size) */
+};
+
+enum sroce_swqe_state {
+	SROCE_SWQE_POSTED,		/* taken from the ring, nothing sent */
+	SROCE_SWQE_SENDING,		/* some packets sent */
+	SROCE_SWQE_SENT,		/* all sent, waiting for ACK/response */
+	SROCE_SWQE_DONE,		/* completed (CQE written if signaled) */
+};
+
+/* Requester: which WQE and byte go out next. Work-item private. */
+struct sroce_req {
+	u32 head;			/* next SQ ring index to copy in */
+	u32 cur;			/* WQE being sent (ring index) */
+	u64 offset;			/* bytes of it already sent */
+	u32 psn;			/* PSN of the next packet */
+	u32 rd_atomic;			/* READ/ATOMIC in flight */
+	bool need_retry;		/* go back to comp.psn */
+	bool wait_fence;
+	bool rnr_wait;
+	u32 noack_pkts;			/* packets since the last AckReq */
+};
+
+/* Responder READ/ATOMIC resource (seed-rules R2.6, R2.7). */
+struct sroce_rd_res {
+	u8 opcode;			/* READ REQUEST or an ATOMIC, 0 = free */
+	u32 first_psn;
+	u32 last_psn;
+	u32 cur_psn;			/* READ: next response PSN to send */
+	u64 va;
+	u32 rkey;
+	u32 length;
+	u32 sent;			/* READ: bytes already sent */
+	u64 orig;			/* ATOMIC: value before the operation */
+	struct sroce_mr *mr;		/* READ: held while responses go out */
+};
+
+/* Responder. Work-item private. */
+struct sroce_resp {
+	u32 epsn;			/* expected PSN */
+	u32 msn;
+	bool nak_sent;			/* sequence NAK sent for this gap */
+	bool ack_pending;
+	u32 ack_psn;
+	u8 ack_syn;
+	bool have_wqe;			/* a receive WQE is in use */
+	struct sroce_recv_wqe rwqe;
+	struct sroce_sge rsge[SROCE_MAX_SGE_HARD];
+	u32 roffset;			/* bytes received into it */
+	/* current RDMA WRITE */
+	struct sroce_mr *wmr;
+	u64 wva;
+	u32 wleft;
+	bool drop_msg;			/* UC: dropping the rest of a message */
+	u8 last_opcode;			/* for the opcode sequence check */
+	/* READ/ATOMIC table, max_dest_rd_atomic entries */
+	struct sroce_rd_res *res;
+	u32 nres;
+	u32 res_next;
+	int serving;			/* index of a READ being served, or -1 */
+};
+
+/* Completer. Work-item private. */
+struct sroce_comp {
+	u32 psn;			/* oldest unacknowledged PSN */
+	u32 tail;			/* oldest WQE not completed (ring index) */
+	u8 retry_left;
+	u8 rnr_left;
+	bool timer_fired;
+	bool rnr_fired;
+	u32 read_psn;			/* next READ response PSN expected */
+	u64 read_off;			/* bytes of the READ already placed */
+};
+
+#define SROCE_MAX_SGE_HARD 32
+
+struct sroce_qp {
+	struct ib_qp ibqp;
+
+	/* Constant after create. */
+	struct sroce_dev *sdev;
+	u32 qpn;
+	enum sroce_qp_type type;	/* GSI runs as UD */
+	bool is_gsi;
+	bool is_user;
+	bool sig_all;
+	struct sroce_pd *pd;
+	struct sroce_cq *scq;
+	struct sroce_cq *rcq;
+	struct sroce_srq *srq;
+	struct sroce_ring *sq;
+	struct sroce_rq *rq;		/* own RQ, or NULL with an SRQ */
+	u32 sq_max_sge;
+	u32 max_inline;
+	u32 swqe_size;			/* bytes per qp->swqe entry */
+	void *swqe;			/* kernel copies, one per SQ slot */
+
+	refcount_t ref;
+	struct completion released;
+
+	/* Protected by state_lock. */
+	spinlock_t state_lock;
+	enum ib_qp_state state;
+	struct sroce_qp_attr attr;
+	bool comm_est_sent;		/* once per RTR entry (R3.9) */
+	bool sqd_event_pending;
+
+	/* Engines (work item only). */
+	struct work_struct work;
+	struct sk_buff_head rx_req;
+	struct sk_buff_head rx_resp;
+	struct sroce_req req;
+	struct sroce_resp resp;
+	struct sroce_comp comp;
+	struct hrtimer ack_timer;
+	struct hrtimer rnr_timer;
+};
+
+static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct sroce_qp, ibqp);
+}
+
+#define sroce_dbg_qp(qp, fmt, ...) \
+	ibdev_dbg(&(qp)->sdev->ibdev, "qp#%u %s: " fmt, (qp)->qpn, __func__, \
+		  ##__VA_ARGS__)
+
+extern const struct ib_device_ops sroce_qp_ops;
+
+int sroce_qp_module_init(void);
+void sroce_qp_module_exit(void);
+
+/* Receive path entry: takes ownership of @skb (struct sroce_pkt in cb). */
+void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
+
+struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
+void sroce_qp_put(struct sroce_qp *qp);
+void sroce_qp_schedule(struct sroce_qp *qp);
+
+/* Error handling shared by the engines (sroce_qp.c). */
+void sroce_qp_error(struct sroce_qp *qp, bool send_side,
+		    enum ib_event_type event);
+bool sroce_qp_caps(struct sroce_qp *qp, u32 caps);
+struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index);
+
+/* Engines. Each returns true if it made progress. */
+bool sroce_req_run(struct sroce_qp *qp);
+bool sroce_resp_run(struct sroce_qp *qp);
+bool sroce_comp_run(struct sroce_qp *qp);
+void sroce_req_reset(struct sroce_qp *qp);
+void sroce_resp_reset(struct sroce_qp *qp);
+void sroce_comp_reset(struct sroce_qp *qp);
+void sroce_resp_free(struct sroce_qp *qp);
+int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
+void sroce_comp_arm_timer(struct sroce_qp *qp);
+
+#endif /* SROCE_QP_H */
