@@ -32,6 +32,8 @@
 #include "sroce_net.h"
 #include "qp_type.h"
 
+#define SROCE_MAX_SGE_HARD 32	/* == SROCE_MAX_SGE, usable in array sizes */
+
 struct sroce_cq;
 struct sroce_srq;
 struct sroce_rq;
@@ -145,8 +147,6 @@ struct sroce_comp {
 	u64 read_off;			/* bytes of the READ already placed */
 };
 
-#define SROCE_MAX_SGE_HARD 32
-
 struct sroce_qp {
 	struct ib_qp ibqp;
 
@@ -178,7 +178,17 @@ struct sroce_qp {
 	bool comm_est_sent;		/* once per RTR entry (R3.9) */
 	bool sqd_event_pending;
 
-	/* Engines (work item only). */
+	/* Kernel QPs: serialises post_send callers (producer side of the SQ). */
+	spinlock_t sq_lock;
+	void **kptr;			/* per SQ slot: AH or MR of a kernel WR */
+
+	/*
+	 * Held by the work item while the engines run, and by modify_qp and
+	 * query_qp: engine state changes only under it.
+	 */
+	struct mutex engine_mutex;
+
+	/* Engines (work item, engine_mutex held). */
 	struct work_struct work;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;

@@ -124,7 +124,7 @@ struct sroce_cqe {
 	__u32 wc_flags;		/* IB_WC_GRH, IB_WC_WITH_IMM, ... (ibv values) */
 	__u16 pkey_index;
 	__u8 sl;
-	__u8 network_hdr_type;	/* UD receives: 1 = IPv4, 2 = IPv6 (RoCE v2) */
+	__u8 network_hdr_type;	/* UD receives: enum rdma_network_type (2 IPv4, 3 IPv6) */
 	__u8 smac[6];
 	__u16 reserved;
 	__u32 reserved1[3];

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce completer: ACKs, NAKs, READ responses and ATOMIC ACKs coming back
+ * to the requester; the local ACK and RNR timers; send completions in
+ * posting order (seed-rules R2.1 - R2.8, R3.6). Runs only in the QP's work
+ * item; the timers only set a flag and schedule it.
+ */
+#include <linux/kernel.h>
+#include <rdma/ib_verbs.h>
+
+#include "sroce_qp.h"
+#include "sroce_cq.h"
+#include "sroce_mr.h"
+#include "sroce_ring.h"
+#include "sroce_recv.h"
+#include "aeth.h"
+#include "opcode.h"
+#include "psn.h"
+#include "timers.h"
+
+#define SROCE_COMP_BUDGET 128
+
+static bool sroce_swqe_rd_atomic(const struct sroce_swqe *sw)
+{
+	return sroce_wr_kind_table[sw->kind].flags & SROCE_WRF_RD_ATOMIC;
+}
+
+/* Oldest WQE that still waits for the network, or NULL. */
+static struct sroce_swqe *sroce_comp_oldest(struct sroce_qp *qp)
+{
+	u32 idx;
+
+	for (idx = qp->comp.tail; idx != qp->req.head; idx++) {
+		struct sroce_swqe *sw = sroce_swqe_at(qp, idx);
+
+		if (sw->state != SROCE_SWQE_DONE && sw->npkts)
+			return sw;
+	}
+	return NULL;
+}
+
+static void sroce_comp_fail(struct sroce_qp *qp, struct sroce_swqe *sw,
+			    enum ib_wc_status status)
+{
+	sw->status = status;
+	sw->state = SROCE_SWQE_DONE;
+	sroce_qp_error(qp, true, 0);
+}
+
+/* Progress: the retry budgets start again (IBA 9.7.6.1). */
+static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
+{
+	if (psn_after(next_psn, qp->comp.psn))
+		qp->comp.psn = next_psn;
+	qp->comp.retry_left = qp->attr.retry_cnt;
+	qp->comp.rnr_left = qp->attr.rnr_retry;
+}
+
+/*
+ * Acknowledge every request up to and including @psn (ACKs are
+ * coalesced: R2.8). A READ or ATOMIC whose response has not come back is
+ * not acknowledged by a later ACK: it is requested again.
+ */
+static void sroce_comp_ack_upto(struct sroce_qp *qp, u32 psn)
+{
+	struct sroce_swqe *sw;
+
+	while ((sw = sroce_comp_oldest(qp))) {
+		if (psn_before(psn, sw->first_psn))
+			break;
+		if (sroce_swqe_rd_atomic(sw)) {
+			if (psn_after(psn, sw->last_psn) || psn == sw->last_psn)
+				qp->req.need_retry = true;
+			break;
+		}
+		if (psn_before(psn, sw->last_psn)) {
+			sroce_comp_progress(qp, psn_add(psn, 1));
+			return;
+		}
+		sw->state = SROCE_SWQE_DONE;
+		sroce_comp_progress(qp, psn_add(sw->last_psn, 1));
+	}
+	sroce_comp_progress(qp, psn_add(psn, 1));
+}
+
+static enum ib_wc_status sroce_nak_status(u8 code)
+{
+	switch (code) {
+	case SROCE_NAK_INV_REQ:		return IB_WC_REM_INV_REQ_ERR;
+	case SROCE_NAK_REM_ACCESS:	return IB_WC_REM_ACCESS_ERR;
+	case SROCE_NAK_INV_RD_REQ:	return IB_WC_REM_INV_RD_REQ_ERR;
+	default:			return IB_WC_REM_OP_ERR;
+	}
+}
+
+static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
+{
+	struct sroce_aeth_syndrome s;
+	struct sroce_swqe *sw;
+	u8 left;
+
+	if (sroce_aeth_decode(syn, &s)) {
+		sw = sroce_comp_oldest(qp);
+		if (sw)
+			sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);
+		return;
+	}
+	switch (s.type) {
+	case SROCE_AETH_ACK:
+		sroce_count(qp->sdev, SROCE_CNT_ACK_RCVD);
+		sroce_comp_ack_upto(qp, psn);
+		return;
+	case SROCE_AETH_RNR:
+		sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_RCVD);
+		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
+		sw = sroce_comp_oldest(qp);
+		if (!sw)
+			return;
+		if (!sroce_retry_take(SROCE_RETRY_RNR, qp->comp.rnr_left, &left)) {
+			sroce_count(qp->sdev, SROCE_CNT_RNR_RETRY_EXCEEDED);
+			sroce_comp_fail(qp, sw, IB_WC_RNR_RETRY_EXC_ERR);
+			return;
+		}
+		qp->comp.rnr_left = left;
+		qp->comp.psn = psn;
+		qp->req.rnr_wait = true;
+		sroce_count(qp->sdev, SROCE_CNT_RETRANS_RNR);
+		/* Wait as long as the responder asked (R2.4). */
+		hrtimer_start(&qp->rnr_timer, ns_to_ktime(sroce_rnr_timer_ns(s.value)),
+			      HRTIMER_MODE_REL_SOFT);
+		return;
+	case SROCE_AETH_NAK:
+		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
+		if (s.value == SROCE_NAK_PSN_SEQ_ERR) {
+			/* Resend from the NAKed PSN at once (R2.5). */
+			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
+			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
+			qp->comp.psn = psn;
+			qp->req.need_retry = true;
+			return;
+		}
+		sroce_count(qp->sdev, SROCE_CNT_ERR_NAK_RCVD);
+		sw = sroce_comp_oldest(qp);
+		if (sw)
+			sroce_comp_fail(qp, sw, sroce_nak_status(s.value));
+		return;
+	default:
+		return;
+	}
+}
+
+/* A READ response: place its payload; the last one completes the WQE. */
+static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	u32 psn = h->psn, pmtu = qp->attr.pmtu, len = h->payload_len;
+	struct sroce_swqe *sw;
+	u64 off;
+	bool end = h->mask & SROCE_M_END;
+	u8 *buf;
+	int err;
+
+	/* A response implicitly acknowledges the requests before its READ. */
+	sroce_comp_ack_upto(qp, psn_sub(psn, 1));
+	qp->req.need_retry = false;
+	sw = sroce_comp_oldest(qp);
+	if (!sw || sw->kind != SROCE_WR_READ || psn_before(psn, sw->first_psn) ||
+	    psn_after(psn, sw->last_psn)) {
+		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+		return;
+	}
+	if (psn != qp->comp.psn) {
+		/* A response is missing: ask again from there (R2.6). */
+		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
+		qp->req.need_retry = true;
+		return;
+	}
+	off = (u64)psn_diff(psn, sw->first_psn) * pmtu;
+	if ((end && psn != sw->last_psn) || (!end && psn == sw->last_psn) ||
+	    (!end && len != pmtu) || off + len > sw->length ||
+	    (end && off + len != sw->length)) {
+		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);	/* R3.6 */
+		return;
+	}
+	if (len) {
+		buf = sroce_pkt_payload_linear(skb, len);
+		err = buf ? sroce_sgl_copy(qp->sdev, qp->pd,
+					   (struct sroce_sge *)(sw + 1),
+					   sw->wqe.num_sge, off, buf, len,
+					   SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE) :
+			    -ENOMEM;
+		if (err) {
+			sroce_comp_fail(qp, sw, err == -ENOMEM ?
+					IB_WC_LOC_QP_OP_ERR : IB_WC_LOC_PROT_ERR);
+			return;
+		}
+	}
+	sroce_comp_progress(qp, psn_add(psn, 1));
+	if (end) {
+		sw->state = SROCE_SWQE_DONE;
+		qp->req.rd_atomic--;
+	}
+}
+
+static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	struct sroce_swqe *sw;
+	u64 orig = h->atmack_orig;
+	int err;
+
+	sroce_comp_ack_upto(qp, psn_sub(h->psn, 1));
+	qp->req.need_retry = false;
+	sw = sroce_comp_oldest(qp);
+	if (!sw || !(sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD) ||
+	    sw->first_psn != h->psn) {
+		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+		return;
+	}
+	/* The original value lands in the WR's buffer in host order (R1.2). */
+	err = sroce_sgl_copy(qp->sdev, qp->pd, (struct sroce_sge *)(sw + 1),
+			     sw->wqe.num_sge, 0, &orig, sizeof(orig),
+			     SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE);
+	if (err) {
+		sroce_comp_fail(qp, sw, IB_WC_LOC_PROT_ERR);
+		return;
+	}
+	sw->state = SROCE_SWQE_DONE;
+	qp->req.rd_atomic--;
+	sroce_comp_progress(qp, psn_add(h->psn, 1));
+}
+
+static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+
+	if (qp->type != SROCE_QPT_RC)
+		return;
+	/* A response to a PSN not sent yet, or to one already acknowledged. */
+	if (!psn_before(h->psn, qp->req.psn) || psn_before(h->psn, qp->comp.psn)) {
+		if (h->opcode == SROCE_OP_RC_ACKNOWLEDGE && h->psn == psn_sub(qp->comp.psn, 1))
+			return;		/* a repeated ACK: nothing new */
+		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+		return;
+	}
+	if (h->mask & SROCE_M_READ) {
+		sroce_comp_read_resp(qp, skb);
+		if (h->mask & SROCE_M_AETH)
+			sroce_comp_aeth(qp, h->psn, h->aeth.syn);
+	} else if (h->mask & SROCE_M_ATOMIC) {
+		sroce_comp_atomic_ack(qp, skb);
+	} else {
+		sroce_comp_aeth(qp, h->psn, h->aeth.syn);
+	}
+}
+
+static u32 sroce_wc_opcode(const struct sroce_swqe *sw)
+{
+	switch (sw->kind) {
+	case SROCE_WR_WRITE:
+	case SROCE_WR_WRITE_IMM:	return IB_WC_RDMA_WRITE;
+	case SROCE_WR_READ:		return IB_WC_RDMA_READ;
+	case SROCE_WR_CMP_SWAP:		return IB_WC_COMP_SWAP;
+	case SROCE_WR_FETCH_ADD:	return IB_WC_FETCH_ADD;
+	case SROCE_WR_LOCAL_INV:	return IB_WC_LOCAL_INV;
+	case SROCE_WR_REG_MR:		return IB_WC_REG_MR;
+	case SROCE_WR_BIND_MW:		return IB_WC_BIND_MW;
+	default:			return IB_WC_SEND;
+	}
+}
+
+/* Post CQEs for finished WQEs, strictly in posting order. */
+static bool sroce_comp_complete(struct sroce_qp *qp)
+{
+	bool progress = false;
+
+	while (qp->comp.tail != qp->req.head) {
+		struct sroce_swqe *sw = sroce_swqe_at(qp, qp->comp.tail);
+
+		if (sw->state != SROCE_SWQE_DONE)
+			break;
+		if (sw->signaled || sw->status != IB_WC_SUCCESS) {
+			struct sroce_cqe cqe = {
+				.wr_id = sw->wqe.wr_id,
+				.status = sw->status,
+				.opcode = sroce_wc_opcode(sw),
+				.byte_len = sw->kind == SROCE_WR_READ ||
+					    sw->kind == SROCE_WR_CMP_SWAP ||
+					    sw->kind == SROCE_WR_FETCH_ADD ?
+					    (u32)sw->length : 0,
+				.qp_num = qp->qpn,
+			};
+
+			if (sw->status != IB_WC_SUCCESS)
+				sroce_count(qp->sdev, SROCE_CNT_COMPLETION_ERRORS);
+			if (sroce_cq_post(qp->scq, &cqe, false) == -EOVERFLOW)
+				sroce_qp_error(qp, true, IB_EVENT_QP_FATAL);
+		}
+		qp->comp.tail++;
+		progress = true;
+	}
+	if (progress)
+		sroce_ring_set_cons(qp->sq, qp->comp.tail);
+	return progress;
+}
+
+/* The local ACK timer fired with requests outstanding (R2.2). */
+static void sroce_comp_timeout(struct sroce_qp *qp)
+{
+	struct sroce_swqe *sw = sroce_comp_oldest(qp);
+	u8 left;
+
+	if (!sw || qp->comp.psn == qp->req.psn || qp->req.rnr_wait)
+		return;
+	sroce_count(qp->sdev, SROCE_CNT_TIMER_EXPIRED);
+	if (!sroce_retry_take(SROCE_RETRY_TIMEOUT, qp->comp.retry_left, &left)) {
+		sroce_count(qp->sdev, SROCE_CNT_RETRY_EXCEEDED);
+		sroce_comp_fail(qp, sw, IB_WC_RETRY_EXC_ERR);
+		return;
+	}
+	qp->comp.retry_left = left;
+	qp->req.need_retry = true;
+	sroce_count(qp->sdev, SROCE_CNT_RETRANS_TIMEOUT);
+}
+
+/**
+ * sroce_comp_arm_timer - (re)start the local ACK timer if requests wait
+ *
+ * T = 4.096 us * 2^timeout, and timeout 0 means no timer at all (R2.2).
+ */
+void sroce_comp_arm_timer(struct sroce_qp *qp)
+{
+	u64 t = sroce_ack_timeout_ns(qp->attr.timeout);
+
+	if (qp->type != SROCE_QPT_RC || t == SROCE_TIMEOUT_INFINITE)
+		return;
+	if (qp->comp.psn == qp->req.psn) {
+		hrtimer_try_to_cancel(&qp->ack_timer);
+		return;
+	}
+	hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
+}
+
+bool sroce_comp_run(struct sroce_qp *qp)
+{
+	int budget = SROCE_COMP_BUDGET;
+	bool progress = false, acked = false;
+	struct sk_buff *skb;
+	u32 before = qp->comp.psn;
+
+	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND) &&
+	    READ_ONCE(qp->state) != IB_QPS_ERR) {
+		skb_queue_purge(&qp->rx_resp);
+		return false;
+	}
+	if (READ_ONCE(qp->comp.rnr_fired)) {
+		WRITE_ONCE(qp->comp.rnr_fired, false);
+		qp->req.rnr_wait = false;
+		qp->req.need_retry = true;
+		progress = true;
+	}
+	if (READ_ONCE(qp->comp.timer_fired)) {
+		WRITE_ONCE(qp->comp.timer_fired, false);
+		sroce_comp_timeout(qp);
+		progress = true;
+	}
+	while (budget-- > 0 && (skb = skb_dequeue(&qp->rx_resp))) {
+		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND))
+			sroce_comp_pkt(qp, skb);
+		kfree_skb(skb);
+		progress = true;
+	}
+	progress |= sroce_comp_complete(qp);
+	acked = qp->comp.psn != before;
+	if (acked || qp->comp.psn == qp->req.psn)
+		sroce_comp_arm_timer(qp);
+
+	if (READ_ONCE(qp->state) == IB_QPS_SQD && qp->sqd_event_pending &&
+	    qp->comp.tail == qp->req.cur) {
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_SQ_DRAINED,
+		};
+
+		qp->sqd_event_pending = false;
+		if (qp->ibqp.event_handler)
+			qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
+	return progress;
+}
+
+void sroce_comp_reset(struct sroce_qp *qp)
+{
+	qp->comp.psn = qp->attr.sq_psn;
+	qp->comp.retry_left = qp->attr.retry_cnt;
+	qp->comp.rnr_left = qp->attr.rnr_retry;
+	WRITE_ONCE(qp->comp.timer_fired, false);
+	WRITE_ONCE(qp->comp.rnr_fired, false);
+}

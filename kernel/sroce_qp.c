@@ -1,0 +1,883 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce queue pairs: create, modify (the IBA state machine of
+ * kernel/core/qp_fsm.c), query, destroy, the work item that runs the
+ * engines, error handling and flushing.
+ */
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <rdma/ib_cache.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "sroce_qp.h"
+#include "sroce_param.h"
+#include "sroce_ring.h"
+#include "sroce_cq.h"
+#include "sroce_srq.h"
+#include "sroce_pd.h"
+#include "qp_fsm.h"
+#include "psn.h"
+
+/* All QP engines run here; WQ_UNBOUND lets them spread over CPUs. */
+static struct workqueue_struct *sroce_wq;
+
+#define SROCE_GSI_QKEY	0x80010000
+#define SROCE_QPN_MIN	2		/* 0 and 1 are SMI and GSI (R1.4) */
+#define SROCE_QPN_MAX	0xFFFFFE	/* 0xFFFFFF is multicast (R1.4) */
+
+static enum sroce_qp_type sroce_qpt(enum ib_qp_type t)
+{
+	return t == IB_QPT_RC ? SROCE_QPT_RC :
+	       t == IB_QPT_UC ? SROCE_QPT_UC : SROCE_QPT_UD;
+}
+
+/**
+ * sroce_qp_get - look a QP up by number for the receive path
+ *
+ * Returns the QP with a reference (drop it with sroce_qp_put()), or NULL.
+ * Callable from softirq.
+ */
+struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
+{
+	struct sroce_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&sdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+void sroce_qp_put(struct sroce_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->released);
+}
+
+/* Queue the QP's work; the queued work holds a reference. */
+void sroce_qp_schedule(struct sroce_qp *qp)
+{
+	if (!refcount_inc_not_zero(&qp->ref))
+		return;
+	if (!queue_work(sroce_wq, &qp->work))
+		sroce_qp_put(qp);
+}
+
+bool sroce_qp_caps(struct sroce_qp *qp, u32 caps)
+{
+	return (sroce_qp_state_caps((enum sroce_qp_state)READ_ONCE(qp->state)) &
+		caps) == caps;
+}
+
+struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
+{
+	return qp->swqe + (size_t)(index & sroce_ring_mask(qp->sq)) *
+			  qp->swqe_size;
+}
+
+/* Tell user space whether posts must go through the kernel (flush). */
+static void sroce_qp_set_flush_flags(struct sroce_qp *qp)
+{
+	enum ib_qp_state s = qp->state;
+
+	sroce_ring_set_flag(qp->sq, SROCE_RING_FLUSH,
+			    s == IB_QPS_ERR || s == IB_QPS_SQE);
+	if (qp->rq)
+		sroce_ring_set_flag(qp->rq->ring, SROCE_RING_FLUSH,
+				    s == IB_QPS_ERR);
+}
+
+static void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/**
+ * sroce_qp_error - a completion error or a fatal condition hit the QP
+ * @qp: the QP
+ * @send_side: the error came from the send queue (UC/UD go to SQE)
+ * @event: affiliated async event to report, or 0 for none
+ *
+ * Moves the QP to ERROR or SQE as seed-rules R3.2 says and lets the work
+ * item flush (R3.3). Callable from the engines and from softirq.
+ */
+void sroce_qp_error(struct sroce_qp *qp, bool send_side,
+		    enum ib_event_type event)
+{
+	enum sroce_qp_state next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	next = sroce_qp_state_on_error(qp->type,
+				       (enum sroce_qp_state)qp->state,
+				       send_side);
+	WRITE_ONCE(qp->state, (enum ib_qp_state)next);
+	sroce_qp_set_flush_flags(qp);
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	sroce_dbg_qp(qp, "-> %s\n", sroce_qp_state_name(next));
+	if (event)
+		sroce_qp_event(qp, event);
+	sroce_qp_schedule(qp);
+}
+
+static bool sroce_idx_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+/*
+ * Complete every send WQE not yet completed with WR_FLUSH_ERR (R3.3): the
+ * ones already copied in (their kernel copy) and those still in the ring.
+ */
+static void sroce_qp_flush_sq(struct sroce_qp *qp)
+{
+	u32 prod = sroce_ring_prod(qp->sq);
+	struct sroce_cqe cqe = {
+		.status = IB_WC_WR_FLUSH_ERR,
+		.qp_num = qp->qpn,
+	};
+
+	while (qp->comp.tail != prod) {
+		if (sroce_idx_before(qp->comp.tail, qp->req.head))
+			cqe.wr_id = sroce_swqe_at(qp, qp->comp.tail)->wqe.wr_id;
+		else
+			cqe.wr_id = sroce_ring_read_wr_id(qp->sq, qp->comp.tail);
+		sroce_cq_post(qp->scq, &cqe, false);
+		qp->comp.tail++;
+	}
+	qp->req.head = qp->comp.tail;
+	qp->req.cur = qp->comp.tail;
+	qp->req.rd_atomic = 0;
+	sroce_ring_set_cons(qp->sq, qp->comp.tail);
+}
+
+/* Flush the QP's own RQ (an SRQ keeps its WQEs, R3.3). */
+static void sroce_qp_flush_rq(struct sroce_qp *qp)
+{
+	struct sroce_sge sges[SROCE_MAX_SGE_HARD];
+	struct sroce_recv_wqe wqe;
+	struct sroce_cqe cqe = {};
+
+	if (!qp->rq)
+		return;
+	while (!sroce_rq_pop(qp->rq, &wqe, sges)) {
+		cqe.wr_id = wqe.wr_id;
+		cqe.status = IB_WC_WR_FLUSH_ERR;
+		cqe.opcode = IB_WC_RECV;
+		cqe.qp_num = qp->qpn;
+		sroce_cq_post(qp->rcq, &cqe, false);
+	}
+}
+
+static void sroce_qp_flush(struct sroce_qp *qp)
+{
+	enum ib_qp_state s = READ_ONCE(qp->state);
+
+	if (s == IB_QPS_ERR || s == IB_QPS_SQE)
+		sroce_qp_flush_sq(qp);
+	if (s == IB_QPS_ERR) {
+		sroce_qp_flush_rq(qp);
+		if (qp->srq && !qp->resp.have_wqe) {
+			/* SRQ QP in ERROR has nothing left in flight (R3.9) */
+			if (!qp->sqd_event_pending) {
+				qp->sqd_event_pending = true;
+				sroce_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+			}
+		}
+	}
+}
+
+static void sroce_qp_work(struct work_struct *work)
+{
+	struct sroce_qp *qp = container_of(work, struct sroce_qp, work);
+	bool progress;
+	int rounds = 0;
+
+	mutex_lock(&qp->engine_mutex);
+	do {
+		progress = sroce_comp_run(qp);
+		progress |= sroce_resp_run(qp);
+		progress |= sroce_req_run(qp);
+		sroce_qp_flush(qp);
+		/* Be fair to other QPs on a busy system. */
+		if (++rounds >= 64 && progress) {
+			sroce_qp_schedule(qp);
+			break;
+		}
+	} while (progress);
+	mutex_unlock(&qp->engine_mutex);
+	sroce_qp_put(qp);
+}
+
+/**
+ * sroce_qp_rcv - hand a received, validated packet to its QP
+ * @sdev: the device it arrived on
+ * @skb: the packet; struct sroce_pkt in skb->cb. Consumed.
+ *
+ * Called from the receive softirq: queue and schedule, nothing more.
+ */
+void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_qp *qp;
+
+	qp = sroce_qp_get(sdev, pkt->hdrs.dqpn);
+	if (!qp) {
+		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
+		kfree_skb(skb);
+		return;
+	}
+	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
+	    sroce_opcode_transport(pkt->hdrs.opcode) != (u8)qp->type) {
+		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
+				  SROCE_CNT_DROP_QP_TYPE :
+				  SROCE_CNT_DROP_QP_STATE);
+		kfree_skb(skb);
+	} else if (pkt->hdrs.mask & SROCE_M_REQ) {
+		skb_queue_tail(&qp->rx_req, skb);
+		sroce_qp_schedule(qp);
+	} else {
+		skb_queue_tail(&qp->rx_resp, skb);
+		sroce_qp_schedule(qp);
+	}
+	sroce_qp_put(qp);
+}
+
+static int sroce_qp_check_caps(struct sroce_dev *sdev,
+			       struct ib_qp_init_attr *init)
+{
+	struct ib_qp_cap *cap = &init->cap;
+
+	if (!cap->max_send_wr || cap->max_send_wr > SROCE_MAX_QP_WR ||
+	    cap->max_send_sge > SROCE_MAX_SGE ||
+	    cap->max_inline_data > SROCE_MAX_INLINE)
+		return -EINVAL;
+	if (init->srq)
+		return 0;
+	if (!cap->max_recv_wr || cap->max_recv_wr > SROCE_MAX_QP_WR ||
+	    cap->max_recv_sge > SROCE_MAX_SGE)
+		return -EINVAL;
+	return 0;
+}
+
+static int sroce_qp_alloc_qpn(struct sroce_qp *qp, bool gsi)
+{
+	struct sroce_dev *sdev = qp->sdev;
+
+	if (gsi)
+		return xa_insert_irq(&sdev->qp_xa, 1, NULL, GFP_KERNEL);
+	return xa_alloc_cyclic_irq(&sdev->qp_xa, &qp->qpn, NULL,
+				   XA_LIMIT(SROCE_QPN_MIN, SROCE_QPN_MAX),
+				   &sdev->qp_next, GFP_KERNEL) < 0 ? -ENOMEM : 0;
+}
+
+/* SQ slot: WQE header, then SGEs or inline data, rounded to 64 bytes. */
+static u32 sroce_sq_stride(const struct ib_qp_cap *cap)
+{
+	u32 body = max_t(u32, cap->max_send_sge * sizeof(struct sroce_sge),
+			 cap->max_inline_data);
+
+	return ALIGN(sizeof(struct sroce_send_wqe) + body, 64);
+}
+
+static int sroce_qp_create_queues(struct sroce_qp *qp,
+				  struct ib_qp_init_attr *init,
+				  struct ib_udata *udata,
+				  struct sroce_create_qp_resp *resp)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	u32 log2 = order_base_2(cap->max_send_wr);
+	u32 stride = sroce_sq_stride(cap);
+	int err;
+
+	qp->sq = sroce_ring_create(qp->sdev, udata, log2, stride, &resp->sq);
+	if (IS_ERR(qp->sq))
+		return PTR_ERR(qp->sq);
+	cap->max_send_wr = 1U << log2;
+	cap->max_inline_data = stride - sizeof(struct sroce_send_wqe);
+	cap->max_send_sge = min_t(u32, SROCE_MAX_SGE,
+				  cap->max_inline_data / sizeof(struct sroce_sge));
+	qp->sq_max_sge = cap->max_send_sge;
+	qp->max_inline = min_t(u32, cap->max_inline_data, SROCE_MAX_INLINE);
+	cap->max_inline_data = qp->max_inline;
+	resp->max_inline = qp->max_inline;
+
+	qp->swqe_size = sizeof(struct sroce_swqe) + stride;
+	qp->swqe = kvcalloc(1U << log2, qp->swqe_size, GFP_KERNEL);
+	if (!qp->swqe) {
+		err = -ENOMEM;
+		goto err_sq;
+	}
+	if (!udata) {
+		qp->kptr = kvcalloc(1U << log2, sizeof(*qp->kptr), GFP_KERNEL);
+		if (!qp->kptr) {
+			err = -ENOMEM;
+			goto err_swqe;
+		}
+	}
+
+	if (!init->srq) {
+		qp->rq = sroce_rq_create(qp->sdev, udata, cap->max_recv_wr,
+					 cap->max_recv_sge, &resp->rq);
+		if (IS_ERR(qp->rq)) {
+			err = PTR_ERR(qp->rq);
+			qp->rq = NULL;
+			goto err_swqe;
+		}
+		cap->max_recv_wr = sroce_rq_size(qp->rq);
+	}
+	return 0;
+
+err_swqe:
+	kvfree(qp->kptr);
+	kvfree(qp->swqe);
+err_sq:
+	sroce_ring_destroy(qp->sq);
+	return err;
+}
+
+static void sroce_qp_init_engines(struct sroce_qp *qp)
+{
+	qp->req.head = qp->req.cur = 0;
+	qp->comp.tail = 0;
+	sroce_req_reset(qp);
+	sroce_resp_reset(qp);
+	sroce_comp_reset(qp);
+}
+
+static enum hrtimer_restart sroce_qp_ack_timer(struct hrtimer *t)
+{
+	struct sroce_qp *qp = container_of(t, struct sroce_qp, ack_timer);
+
+	WRITE_ONCE(qp->comp.timer_fired, true);
+	sroce_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart sroce_qp_rnr_timer(struct hrtimer *t)
+{
+	struct sroce_qp *qp = container_of(t, struct sroce_qp, rnr_timer);
+
+	WRITE_ONCE(qp->comp.rnr_fired, true);
+	sroce_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			   struct ib_udata *udata)
+{
+	struct sroce_dev *sdev = to_sroce_dev(ibqp->device);
+	struct sroce_qp *qp = to_sroce_qp(ibqp);
+	struct sroce_create_qp_resp resp = {};
+	bool gsi = init->qp_type == IB_QPT_GSI;
+	int err;
+
+	switch (init->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UC:
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (init->create_flags)
+		return -EOPNOTSUPP;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	err = sroce_qp_check_caps(sdev, init);
+	if (err)
+		return err;
+
+	qp->sdev = sdev;
+	qp->type = sroce_qpt(init->qp_type);
+	qp->is_gsi = gsi;
+	qp->is_user = !!udata;
+	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->pd = to_sroce_pd(ibqp->pd);
+	qp->scq = to_sroce_cq(init->send_cq);
+	qp->rcq = to_sroce_cq(init->recv_cq);
+	qp->srq = init->srq ? to_sroce_srq(init->srq) : NULL;
+	qp->state = IB_QPS_RESET;
+	qp->attr.qkey = gsi ? SROCE_GSI_QKEY : 0;
+	qp->attr.pmtu = 256;
+	qp->attr.path_mtu = IB_MTU_256;
+	spin_lock_init(&qp->state_lock);
+	spin_lock_init(&qp->sq_lock);
+	mutex_init(&qp->engine_mutex);
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	INIT_WORK(&qp->work, sroce_qp_work);
+	skb_queue_head_init(&qp->rx_req);
+	skb_queue_head_init(&qp->rx_resp);
+	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->ack_timer.function = sroce_qp_ack_timer;
+	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->rnr_timer.function = sroce_qp_rnr_timer;
+
+	err = sroce_qp_alloc_qpn(qp, gsi);
+	if (err)
+		return err;
+	if (gsi)
+		qp->qpn = 1;
+	ibqp->qp_num = qp->qpn;
+
+	err = sroce_qp_create_queues(qp, init, udata, &resp);
+	if (err)
+		goto err_qpn;
+	sroce_qp_init_engines(qp);
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_queues;
+	}
+	/* Visible to the receive path from here on. */
+	xa_store_irq(&sdev->qp_xa, qp->qpn, qp, GFP_KERNEL);
+	return 0;
+
+err_queues:
+	if (qp->rq)
+		sroce_rq_destroy(qp->rq);
+	kvfree(qp->kptr);
+	kvfree(qp->swqe);
+	sroce_ring_destroy(qp->sq);
+err_qpn:
+	xa_erase_irq(&sdev->qp_xa, qp->qpn);
+	return err;
+}
+
+static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct sroce_qp *qp = to_sroce_qp(ibqp);
+
+	/* No new packets, timers or work after this. */
+	xa_erase_irq(&qp->sdev->qp_xa, qp->qpn);
+	WRITE_ONCE(qp->state, IB_QPS_RESET);
+	hrtimer_cancel(&qp->ack_timer);
+	hrtimer_cancel(&qp->rnr_timer);
+	if (cancel_work_sync(&qp->work))
+		sroce_qp_put(qp);	/* the cancelled work's reference */
+	/* Drop the initial reference; wait for in-flight lookups. */
+	sroce_qp_put(qp);
+	wait_for_completion(&qp->released);
+	/* Work queued by a lookup that raced with us has run or was cancelled. */
+	flush_work(&qp->work);
+	skb_queue_purge(&qp->rx_req);
+	skb_queue_purge(&qp->rx_resp);
+	sroce_resp_free(qp);
+	if (qp->rq)
+		sroce_rq_destroy(qp->rq);
+	kvfree(qp->kptr);
+	kvfree(qp->swqe);
+	sroce_ring_destroy(qp->sq);
+	rdma_destroy_ah_attr(&qp->attr.ah_attr);
+	return 0;
+}
+
+static int sroce_qp_check_values(struct sroce_qp *qp, struct ib_qp_attr *attr,
+				 int mask)
+{
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= SROCE_PKEY_TBL_LEN)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > SROCE_MAX_QP_RD_ATOM)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > SROCE_MAX_QP_RD_ATOM)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > 0xFFFFFF)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IB_ACCESS_LOCAL_WRITE |
+				       IB_ACCESS_REMOTE_WRITE |
+				       IB_ACCESS_REMOTE_READ |
+				       IB_ACCESS_REMOTE_ATOMIC)))
+		return -EINVAL;
+	/* The queues cannot be resized. */
+	if ((mask & IB_QP_CAP) &&
+	    (attr->cap.max_send_wr > sroce_ring_size(qp->sq) ||
+	     attr->cap.max_send_sge > qp->sq_max_sge ||
+	     attr->cap.max_inline_data > qp->max_inline))
+		return -EINVAL;
+	return 0;
+}
+
+/* Engine state that a state change (re)initialises. Caller holds engine_mutex. */
+static void sroce_qp_enter_state(struct sroce_qp *qp, enum ib_qp_state cur,
+				 enum ib_qp_state next)
+{
+	if (next == IB_QPS_RESET) {
+		skb_queue_purge(&qp->rx_req);
+		skb_queue_purge(&qp->rx_resp);
+		sroce_ring_reset(qp->sq);
+		if (qp->rq)
+			sroce_rq_reset(qp->rq);
+		sroce_qp_init_engines(qp);
+		qp->comm_est_sent = false;
+		qp->sqd_event_pending = false;
+	}
+	if (next == IB_QPS_RTR && cur == IB_QPS_INIT) {
+		qp->resp.epsn = qp->attr.rq_psn;
+		qp->comm_est_sent = false;	/* once per entry to RTR (R3.9) */
+	}
+	if (next == IB_QPS_RTS && cur == IB_QPS_RTR) {
+		qp->req.psn = qp->attr.sq_psn;
+		qp->comp.psn = qp->attr.sq_psn;
+		qp->comp.retry_left = qp->attr.retry_cnt;
+		qp->comp.rnr_left = qp->attr.rnr_retry;
+	}
+	if (next == IB_QPS_SQD)
+		qp->sqd_event_pending = qp->attr.en_sqd_async_notify;
+}
+
+static int sroce_qp_set_av(struct sroce_qp *qp, struct ib_qp_attr *attr,
+			   struct sroce_qp_attr *na)
+{
+	int err;
+
+	if (!(rdma_ah_get_ah_flags(&attr->ah_attr) & IB_AH_GRH))
+		return -EINVAL;		/* RoCE needs a GRH */
+	err = sroce_av_from_ah_attr(qp->sdev, &attr->ah_attr, &na->av);
+	if (err)
+		return err;
+	rdma_destroy_ah_attr(&na->ah_attr);
+	rdma_copy_ah_attr(&na->ah_attr, &attr->ah_attr);
+	return 0;
+}
+
+static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			   int mask, struct ib_udata *udata)
+{
+	struct sroce_qp *qp = to_sroce_qp(ibqp);
+	enum ib_qp_state cur, next;
+	struct rdma_ah_attr old_ah;
+	struct sroce_qp_attr na;
+	u32 check_mask = mask;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+
+	mutex_lock(&qp->engine_mutex);
+	cur = READ_ONCE(qp->state);
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur) {
+		err = -EINVAL;
+		goto out;
+	}
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	/* The GSI QP takes no port attribute (ib_mad does not pass one). */
+	if (qp->is_gsi && cur == IB_QPS_RESET && next == IB_QPS_INIT)
+		check_mask |= IB_QP_PORT;
+	err = sroce_qp_check_modify(qp->type, (enum sroce_qp_state)cur,
+				    (enum sroce_qp_state)next, check_mask);
+	if (!err)
+		err = sroce_qp_check_values(qp, attr, mask);
+	if (err)
+		goto out;
+
+	/* Build the new attributes outside the spinlock (route lookups). */
+	spin_lock_bh(&qp->state_lock);
+	na = qp->attr;
+	spin_unlock_bh(&qp->state_lock);
+	memset(&na.ah_attr, 0, sizeof(na.ah_attr));
+	rdma_copy_ah_attr(&na.ah_attr, &qp->attr.ah_attr);
+	if (mask & IB_QP_AV) {
+		err = sroce_qp_set_av(qp, attr, &na);
+		if (err) {
+			rdma_destroy_ah_attr(&na.ah_attr);
+			goto out;
+		}
+	}
+	if (mask & IB_QP_PATH_MTU) {
+		na.path_mtu = attr->path_mtu;
+		na.pmtu = ib_mtu_enum_to_int(attr->path_mtu);
+	}
+	if (mask & IB_QP_DEST_QPN)
+		na.dest_qpn = attr->dest_qp_num;
+	if (mask & IB_QP_QKEY)
+		na.qkey = attr->qkey;
+	if (mask & IB_QP_ACCESS_FLAGS)
+		na.access = attr->qp_access_flags;
+	if (mask & IB_QP_TIMEOUT)
+		na.timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		na.retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		na.rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		na.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		na.max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		na.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_PKEY_INDEX)
+		na.pkey_index = attr->pkey_index;
+	if (mask & IB_QP_SQ_PSN)
+		na.sq_psn = attr->sq_psn & SROCE_PSN_MASK;
+	if (mask & IB_QP_RQ_PSN)
+		na.rq_psn = attr->rq_psn & SROCE_PSN_MASK;
+	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
+		na.en_sqd_async_notify = attr->en_sqd_async_notify;
+	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
+		na.udp_sport = sroce_udp_sport(qp->qpn, na.dest_qpn);
+
+	if (next == IB_QPS_RTR && cur == IB_QPS_INIT) {
+		err = sroce_resp_alloc(qp, max_t(u32, na.max_dest_rd_atomic, 1));
+		if (err) {
+			rdma_destroy_ah_attr(&na.ah_attr);
+			goto out;
+		}
+	}
+	if (next == IB_QPS_RESET || next == IB_QPS_ERR) {
+		hrtimer_cancel(&qp->ack_timer);
+		hrtimer_cancel(&qp->rnr_timer);
+	}
+
+	spin_lock_bh(&qp->state_lock);
+	old_ah = qp->attr.ah_attr;
+	qp->attr = na;		/* takes over na's reference on the sgid_attr */
+	WRITE_ONCE(qp->state, next);
+	sroce_qp_set_flush_flags(qp);
+	spin_unlock_bh(&qp->state_lock);
+	rdma_destroy_ah_attr(&old_ah);
+	sroce_qp_enter_state(qp, cur, next);
+	sroce_dbg_qp(qp, "%s -> %s\n", sroce_qp_state_name((enum sroce_qp_state)cur),
+		     sroce_qp_state_name((enum sroce_qp_state)next));
+out:
+	mutex_unlock(&qp->engine_mutex);
+	if (!err && next != IB_QPS_RESET)
+		sroce_qp_schedule(qp);
+	return err;
+}
+
+static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			  int mask, struct ib_qp_init_attr *init)
+{
+	struct sroce_qp *qp = to_sroce_qp(ibqp);
+	struct sroce_qp_attr *a = &qp->attr;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	mutex_lock(&qp->engine_mutex);
+	spin_lock_bh(&qp->state_lock);
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->path_mtu = a->path_mtu;
+	attr->path_mig_state = IB_MIG_MIGRATED;
+	attr->qkey = a->qkey;
+	attr->rq_psn = a->rq_psn;
+	attr->sq_psn = a->sq_psn;
+	attr->dest_qp_num = a->dest_qpn;
+	attr->qp_access_flags = a->access;
+	attr->pkey_index = a->pkey_index;
+	attr->port_num = 1;
+	attr->timeout = a->timeout;
+	attr->retry_cnt = a->retry_cnt;
+	attr->rnr_retry = a->rnr_retry;
+	attr->min_rnr_timer = a->min_rnr_timer;
+	attr->max_rd_atomic = a->max_rd_atomic;
+	attr->max_dest_rd_atomic = a->max_dest_rd_atomic;
+	attr->en_sqd_async_notify = a->en_sqd_async_notify;
+	attr->sq_draining = qp->state == IB_QPS_SQD &&
+			    qp->comp.tail != qp->req.cur;
+	spin_unlock_bh(&qp->state_lock);
+	rdma_copy_ah_attr(&attr->ah_attr, &a->ah_attr);
+	mutex_unlock(&qp->engine_mutex);
+
+	attr->cap.max_send_wr = sroce_ring_size(qp->sq);
+	attr->cap.max_send_sge = qp->sq_max_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+	if (qp->rq) {
+		attr->cap.max_recv_wr = sroce_rq_size(qp->rq);
+		attr->cap.max_recv_sge = sroce_rq_max_sge(qp->rq);
+	}
+	init->qp_type = qp->ibqp.qp_type;
+	init->send_cq = qp->ibqp.send_cq;
+	init->recv_cq = qp->ibqp.recv_cq;
+	init->srq = qp->ibqp.srq;
+	init->cap = attr->cap;
+	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	return 0;
+}
+
+/* Build a WQE in SQ slot @idx from a kernel work request. */
+static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
+			       u32 idx)
+{
+	struct sroce_send_wqe *w = sroce_ring_slot(qp->sq, idx);
+	u32 i, room = sroce_ring_stride(qp->sq) - sizeof(*w);
+
+	memset(w, 0, sizeof(*w));
+	w->wr_id = wr->wr_id;
+	w->opcode = wr->opcode;
+	w->send_flags = wr->send_flags;
+	qp->kptr[idx & sroce_ring_mask(qp->sq)] = NULL;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		w->imm_data = (__force u32)wr->ex.imm_data;
+		break;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_LOCAL_INV:
+		w->imm_data = wr->ex.invalidate_rkey;
+		break;
+	default:
+		break;
+	}
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		w->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		w->wr.rdma.rkey = rdma_wr(wr)->rkey;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		w->wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		w->wr.atomic.rkey = atomic_wr(wr)->rkey;
+		w->wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		w->wr.atomic.swap = atomic_wr(wr)->swap;
+		break;
+	case IB_WR_REG_MR:
+		qp->kptr[idx & sroce_ring_mask(qp->sq)] = reg_wr(wr)->mr;
+		w->wr.bind_mw.new_rkey = reg_wr(wr)->key;
+		w->wr.bind_mw.access = reg_wr(wr)->access;
+		break;
+	default:
+		break;
+	}
+	if (qp->type == SROCE_QPT_UD) {
+		qp->kptr[idx & sroce_ring_mask(qp->sq)] = ud_wr(wr)->ah;
+		w->wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
+		w->wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
+	}
+
+	if (wr->send_flags & IB_SEND_INLINE) {
+		u8 *p = (u8 *)(w + 1);
+
+		for (i = 0; i < wr->num_sge; i++) {
+			u32 len = wr->sg_list[i].length;
+
+			if (w->inline_len + len > qp->max_inline)
+				return -EINVAL;
+			memcpy(p + w->inline_len,
+			       (void *)(uintptr_t)wr->sg_list[i].addr, len);
+			w->inline_len += len;
+		}
+		return 0;
+	}
+	if (wr->num_sge > qp->sq_max_sge || wr->num_sge * sizeof(struct sroce_sge) > room)
+		return -EINVAL;
+	w->num_sge = wr->num_sge;
+	for (i = 0; i < wr->num_sge; i++) {
+		struct sroce_sge *sge = (struct sroce_sge *)(w + 1) + i;
+
+		sge->addr = wr->sg_list[i].addr;
+		sge->length = wr->sg_list[i].length;
+		sge->lkey = wr->sg_list[i].lkey;
+	}
+	return 0;
+}
+
+static int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	struct sroce_qp *qp = to_sroce_qp(ibqp);
+	unsigned long flags;
+	u32 prod;
+	int err = 0;
+
+	/* User QPs post in the ring; this is only their doorbell. */
+	if (qp->is_user) {
+		sroce_qp_schedule(qp);
+		return 0;
+	}
+	if (!sroce_qp_caps(qp, SROCE_QPCAP_POST_SEND)) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	prod = sroce_ring_prod(qp->sq);
+	for (; wr; wr = wr->next) {
+		if (prod - sroce_ring_cons(qp->sq) >= sroce_ring_size(qp->sq)) {
+			err = -ENOMEM;
+			break;
+		}
+		err = sroce_qp_write_kwqe(qp, wr, prod);
+		if (err)
+			break;
+		prod++;
+	}
+	sroce_ring_set_prod(qp->sq, prod);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (err)
+		*bad_wr = wr;
+	sroce_qp_schedule(qp);
+	return err;
+}
+
+static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	struct sroce_qp *qp = to_sroce_qp(ibqp);
+	int err;
+
+	/* User QPs post in the ring; this is their flush doorbell. */
+	if (qp->is_user) {
+		sroce_qp_schedule(qp);
+		return 0;
+	}
+	if (qp->srq || !sroce_qp_caps(qp, SROCE_QPCAP_POST_RECV)) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	err = sroce_rq_post_kernel(qp->rq, wr, bad_wr);
+	if (READ_ONCE(qp->state) == IB_QPS_ERR)
+		sroce_qp_schedule(qp);
+	return err;
+}
+
+const struct ib_device_ops sroce_qp_ops = {
+	.create_qp = sroce_create_qp,
+	.destroy_qp = sroce_destroy_qp,
+	.modify_qp = sroce_modify_qp,
+	.query_qp = sroce_query_qp,
+	.post_send = sroce_post_send,
+	.post_recv = sroce_post_recv,
+
+	INIT_RDMA_OBJ_SIZE(ib_qp, sroce_qp, ibqp),
+};
+
+int sroce_qp_module_init(void)
+{
+	sroce_wq = alloc_workqueue("sroce", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return sroce_wq ? 0 : -ENOMEM;
+}
+
+void sroce_qp_module_exit(void)
+{
+	destroy_workqueue(sroce_wq);
+}

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce requester: turns send WQEs into packets (seed-rules R1.3), with
+ * PSNs, the READ/ATOMIC window (R2.7), fences, and go-back-N restarts after
+ * a NAK or timeout (R2.5). Runs only in the QP's work item.
+ */
+#include <linux/kernel.h>
+#include <rdma/ib_verbs.h>
+
+#include "sroce_qp.h"
+#include "sroce_ah.h"
+#include "sroce_mr.h"
+#include "sroce_mw.h"
+#include "sroce_ring.h"
+#include "opcode.h"
+#include "parse.h"
+#include "psn.h"
+
+/* Unacknowledged PSNs a requester may have outstanding. */
+#define SROCE_MAX_UNACKED_PSNS	512
+/* Ask for an ACK at least this often inside long messages. */
+#define SROCE_ACKREQ_EVERY	64
+/* Packets sent per run before giving the other engines a turn. */
+#define SROCE_REQ_BUDGET	64
+
+static int sroce_wr_kind_of(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_SEND:		return SROCE_WR_SEND;
+	case IB_WR_SEND_WITH_IMM:	return SROCE_WR_SEND_IMM;
+	case IB_WR_SEND_WITH_INV:	return SROCE_WR_SEND_INV;
+	case IB_WR_RDMA_WRITE:		return SROCE_WR_WRITE;
+	case IB_WR_RDMA_WRITE_WITH_IMM:	return SROCE_WR_WRITE_IMM;
+	case IB_WR_RDMA_READ:		return SROCE_WR_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:	return SROCE_WR_CMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD: return SROCE_WR_FETCH_ADD;
+	case IB_WR_LOCAL_INV:		return SROCE_WR_LOCAL_INV;
+	case IB_WR_REG_MR:		return SROCE_WR_REG_MR;
+	case IB_UVERBS_WR_BIND_MW:	return SROCE_WR_BIND_MW;
+	default:			return -EINVAL;
+	}
+}
+
+static struct sroce_sge *sroce_swqe_sges(struct sroce_swqe *sw)
+{
+	return (struct sroce_sge *)(sw + 1);
+}
+
+static u8 *sroce_swqe_inline(struct sroce_swqe *sw)
+{
+	return (u8 *)(sw + 1);
+}
+
+static bool sroce_swqe_is_rd_atomic(const struct sroce_swqe *sw)
+{
+	return sroce_wr_kind_table[sw->kind].flags & SROCE_WRF_RD_ATOMIC;
+}
+
+/* Complete a WQE with an error and put the QP in error (R3.2). */
+static void sroce_req_fail(struct sroce_qp *qp, struct sroce_swqe *sw,
+			   enum ib_wc_status status)
+{
+	sw->status = status;
+	sw->state = SROCE_SWQE_DONE;
+	sroce_qp_error(qp, true, 0);
+}
+
+/*
+ * Copy the WQE at req.head out of the ring (user space may rewrite the
+ * ring at any time; only the copy is used) and validate it.
+ */
+static struct sroce_swqe *sroce_req_fetch(struct sroce_qp *qp)
+{
+	struct sroce_swqe *sw = sroce_swqe_at(qp, qp->req.head);
+	u32 stride = sroce_ring_stride(qp->sq);
+	struct sroce_send_wqe *w = &sw->wqe;
+	struct sroce_sge *sge;
+	int kind;
+	u32 i;
+
+	memcpy(w, sroce_ring_slot(qp->sq, qp->req.head), stride);
+	qp->req.head++;
+	sw->state = SROCE_SWQE_POSTED;
+	sw->status = IB_WC_SUCCESS;
+	sw->length = 0;
+	sw->signaled = qp->sig_all || (w->send_flags & IB_SEND_SIGNALED);
+
+	kind = sroce_wr_kind_of(w->opcode);
+	if (kind < 0 || !sroce_wr_kind_allowed(qp->type, kind) ||
+	    (kind == SROCE_WR_REG_MR && qp->is_user)) {
+		sw->kind = SROCE_WR_SEND;
+		sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
+		return sw;
+	}
+	sw->kind = kind;
+	if (w->send_flags & IB_SEND_INLINE) {
+		if (w->inline_len > qp->max_inline)
+			sroce_req_fail(qp, sw, IB_WC_LOC_LEN_ERR);
+		sw->length = w->inline_len;
+		return sw;
+	}
+	if (w->num_sge > qp->sq_max_sge) {
+		sroce_req_fail(qp, sw, IB_WC_LOC_LEN_ERR);
+		return sw;
+	}
+	sge = sroce_swqe_sges(sw);
+	for (i = 0; i < w->num_sge; i++)
+		sw->length += sge[i].length;
+	if (sw->length > SROCE_MAX_MSG_SZ ||
+	    ((sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD) &&
+	     sw->length != 8))
+		sroce_req_fail(qp, sw, IB_WC_LOC_LEN_ERR);
+	return sw;
+}
+
+/* Number of PSNs a message uses: one per MTU of payload, at least one. */
+static u32 sroce_msg_npkts(struct sroce_qp *qp, struct sroce_swqe *sw)
+{
+	if (sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD)
+		return 1;
+	return max_t(u64, 1, DIV_ROUND_UP(sw->length, qp->attr.pmtu));
+}
+
+/* Execute a local operation (no packet): LOCAL_INV, REG_MR, BIND_MW. */
+static void sroce_req_local(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx)
+{
+	struct sroce_send_wqe *w = &sw->wqe;
+	int err;
+
+	switch (sw->kind) {
+	case SROCE_WR_LOCAL_INV:
+		err = sroce_mr_local_invalidate(qp->sdev, qp->pd, w->imm_data);
+		break;
+	case SROCE_WR_REG_MR:
+		err = sroce_mr_fast_reg(qp->sdev, qp->kptr[idx & sroce_ring_mask(qp->sq)],
+					w->wr.bind_mw.new_rkey, w->wr.bind_mw.access);
+		break;
+	default:
+		err = sroce_mw_bind(qp->sdev, qp->pd, qp->qpn, &w->wr.bind_mw);
+		break;
+	}
+	if (err) {
+		sroce_req_fail(qp, sw, IB_WC_MW_BIND_ERR);
+		if (sw->kind != SROCE_WR_BIND_MW)
+			sw->status = IB_WC_LOC_PROT_ERR;
+		return;
+	}
+	sw->state = SROCE_SWQE_DONE;
+}
+
+/* The address vector and destination QPN of a WQE's packets. */
+static int sroce_req_dest(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx,
+			  struct sroce_av *av, u32 *dqpn, u32 *qkey)
+{
+	struct sroce_ah *ah;
+
+	if (qp->type != SROCE_QPT_UD) {
+		*av = qp->attr.av;
+		*dqpn = qp->attr.dest_qpn;
+		return 0;
+	}
+	if (qp->is_user)
+		ah = sroce_ah_get_by_index(qp->sdev, sw->wqe.wr.ud.ah_index, qp->pd);
+	else
+		ah = sroce_ah_get(to_sroce_ah(qp->kptr[idx & sroce_ring_mask(qp->sq)]));
+	if (!ah)
+		return -EINVAL;
+	*av = ah->av;
+	sroce_ah_put(ah);
+	*dqpn = sw->wqe.wr.ud.remote_qpn & 0xFFFFFF;
+	/* A Q_Key with the top bit set means "use the QP's Q_Key" (R1.5). */
+	*qkey = sw->wqe.wr.ud.remote_qkey & 0x80000000 ? qp->attr.qkey :
+		sw->wqe.wr.ud.remote_qkey;
+	return 0;
+}
+
+/* Fill the extension headers of one request packet. */
+static void sroce_req_fill_hdrs(struct sroce_qp *qp, struct sroce_swqe *sw,
+				struct sroce_hdrs *h, u32 mask, u64 offset)
+{
+	struct sroce_send_wqe *w = &sw->wqe;
+
+	if (mask & SROCE_M_RETH) {
+		h->reth.va = w->wr.rdma.remote_addr + offset;
+		h->reth.rkey = w->wr.rdma.rkey;
+		h->reth.len = sw->length - offset;
+	}
+	if (mask & SROCE_M_ATMETH) {
+		h->atmeth.va = w->wr.atomic.remote_addr;
+		h->atmeth.rkey = w->wr.atomic.rkey;
+		h->atmeth.swap_add = w->wr.atomic.compare_add;
+		h->atmeth.comp = 0;
+		if (sw->kind == SROCE_WR_CMP_SWAP) {
+			h->atmeth.swap_add = w->wr.atomic.swap;
+			h->atmeth.comp = w->wr.atomic.compare_add;
+		}
+	}
+	if (mask & SROCE_M_IMMDT)
+		h->imm = (__force __be32)w->imm_data;
+	if (mask & SROCE_M_IETH)
+		h->ieth_rkey = w->imm_data;
+}
+
+/**
+ * sroce_req_send_one - build and send the next packet of a WQE
+ *
+ * Returns 0 when a packet left, 1 when the WQE may not progress now, or a
+ * negative errno after failing the WQE.
+ */
+static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx)
+{
+	const struct sroce_opcode_info *info;
+	struct sroce_hdrs h = {};
+	bool first = qp->req.offset == 0, last;
+	u32 pmtu = qp->attr.pmtu, paylen, ib_len, dqpn, qkey = 0, psn_step = 1;
+	struct sroce_av av;
+	struct sk_buff *skb;
+	int opcode, err;
+	bool rd = sw->kind == SROCE_WR_READ;
+
+	if (rd || sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD) {
+		paylen = 0;
+		last = true;
+		if (rd)
+			psn_step = DIV_ROUND_UP_ULL(max_t(u64, sw->length - qp->req.offset, 1),
+						    pmtu);
+	} else {
+		paylen = min_t(u64, pmtu, sw->length - qp->req.offset);
+		last = qp->req.offset + paylen >= sw->length;
+		if (qp->type == SROCE_QPT_UD && !(first && last)) {
+			sroce_req_fail(qp, sw, IB_WC_LOC_LEN_ERR);
+			return -EMSGSIZE;
+		}
+	}
+	opcode = sroce_wr_opcode(qp->type, sw->kind,
+				 rd ? SROCE_POS_ONLY : sroce_pkt_pos(first, last));
+	if (opcode < 0) {
+		sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
+		return opcode;
+	}
+	err = sroce_req_dest(qp, sw, idx, &av, &dqpn, &qkey);
+	if (err) {
+		sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
+		return err;
+	}
+	info = sroce_opcode_get(opcode);
+	h.opcode = opcode;
+	h.se = last && (sw->wqe.send_flags & IB_SEND_SOLICITED);
+	h.pad = (4 - (paylen & 3)) & 3;
+	h.pkey = IB_DEFAULT_PKEY_FULL;
+	h.dqpn = dqpn;
+	h.psn = qp->req.psn;
+	h.ackreq = qp->type == SROCE_QPT_RC &&
+		   (last || ++qp->req.noack_pkts >= SROCE_ACKREQ_EVERY);
+	if (h.ackreq)
+		qp->req.noack_pkts = 0;
+	h.deth.qkey = qkey;
+	h.deth.sqpn = qp->qpn;
+	sroce_req_fill_hdrs(qp, sw, &h, info->mask, qp->req.offset);
+
+	ib_len = info->length + paylen + h.pad + SROCE_ICRC_LEN;
+	skb = sroce_net_alloc_skb(qp->sdev, &av, ib_len);
+	if (!skb)
+		return 1;	/* out of memory: try again later */
+	if (sroce_build_hdrs(skb->data, ib_len, &h) < 0) {
+		kfree_skb(skb);
+		sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
+		return -EINVAL;
+	}
+	if (paylen) {
+		u8 *dst = skb->data + info->length;
+
+		if (sw->wqe.send_flags & IB_SEND_INLINE) {
+			memcpy(dst, sroce_swqe_inline(sw) + qp->req.offset, paylen);
+		} else {
+			err = sroce_sgl_copy(qp->sdev, qp->pd, sroce_swqe_sges(sw),
+					     sw->wqe.num_sge, qp->req.offset, dst,
+					     paylen, SROCE_FROM_MR, 0);
+			if (err) {
+				kfree_skb(skb);
+				sroce_req_fail(qp, sw, IB_WC_LOC_PROT_ERR);
+				return err;
+			}
+		}
+		memset(dst + paylen, 0, h.pad);
+	}
+
+	err = sroce_net_xmit(qp->sdev, skb, &av,
+			     qp->type == SROCE_QPT_UD ?
+			     sroce_udp_sport(qp->qpn, dqpn) : qp->attr.udp_sport);
+	/* A packet lost on the way out is recovered like one lost on the wire. */
+	if (err && qp->type != SROCE_QPT_RC)
+		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
+	sroce_count(qp->sdev, SROCE_CNT_REQ_SENT);
+
+	if (first && qp->req.offset == 0)
+		sw->state = SROCE_SWQE_SENDING;
+	qp->req.psn = psn_add(qp->req.psn, psn_step);
+	qp->req.offset += rd ? sw->length - qp->req.offset : paylen;
+	if (last || rd) {
+		sw->state = SROCE_SWQE_SENT;
+		/* UC and UD sends complete when they leave (R1.7). */
+		if (qp->type != SROCE_QPT_RC)
+			sw->state = SROCE_SWQE_DONE;
+	}
+	return 0;
+}
+
+/*
+ * Go back to the oldest unacknowledged PSN (go-back-N, R2.5): resume the
+ * WQE that holds it at the right byte, and send every later WQE again with
+ * the PSNs it had.
+ */
+static void sroce_req_rewind(struct sroce_qp *qp)
+{
+	u32 idx, psn = qp->comp.psn;
+	bool found = false;
+
+	qp->req.rd_atomic = 0;
+	qp->req.cur = qp->req.head;
+	qp->req.offset = 0;
+	for (idx = qp->comp.tail; idx != qp->req.head; idx++) {
+		struct sroce_swqe *sw = sroce_swqe_at(qp, idx);
+
+		if (sw->state == SROCE_SWQE_DONE || sw->npkts == 0)
+			continue;
+		if (found) {
+			sw->state = SROCE_SWQE_POSTED;	/* again, same PSNs */
+			continue;
+		}
+		if (sroce_swqe_is_rd_atomic(sw))
+			qp->req.rd_atomic++;
+		if (psn_after(psn, sw->last_psn))
+			continue;			/* wholly acknowledged */
+		found = true;
+		qp->req.cur = idx;
+		qp->req.psn = psn_before(psn, sw->first_psn) ? sw->first_psn : psn;
+		qp->req.offset = (u64)psn_diff(qp->req.psn, sw->first_psn) *
+				 qp->attr.pmtu;
+		sw->state = SROCE_SWQE_SENDING;
+	}
+}
+
+/* May the WQE at req.cur start (fence, READ/ATOMIC window, SQD)? */
+static bool sroce_req_may_start(struct sroce_qp *qp, struct sroce_swqe *sw)
+{
+	if (qp->req.offset)
+		return true;
+	if (READ_ONCE(qp->state) == IB_QPS_SQD && sw->state == SROCE_SWQE_POSTED)
+		return false;
+	if ((sw->wqe.send_flags & IB_SEND_FENCE) && qp->req.rd_atomic)
+		return false;
+	if (sroce_swqe_is_rd_atomic(sw) &&
+	    qp->req.rd_atomic >= max_t(u32, qp->attr.max_rd_atomic, 1)) {
+		sroce_count(qp->sdev, SROCE_CNT_RD_ATOMIC_STALL);
+		return false;		/* the SQ stalls (R2.7) */
+	}
+	return true;
+}
+
+bool sroce_req_run(struct sroce_qp *qp)
+{
+	int budget = SROCE_REQ_BUDGET;
+	bool progress = false;
+
+	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND))
+		return false;
+	if (qp->req.need_retry) {
+		qp->req.need_retry = false;
+		sroce_req_rewind(qp);
+		progress = true;
+	}
+	while (budget > 0 && !qp->req.rnr_wait) {
+		struct sroce_swqe *sw;
+		u32 idx = qp->req.cur;
+		int ret;
+
+		if (idx == qp->req.head) {
+			if (qp->req.head == sroce_ring_prod(qp->sq) ||
+			    !sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_NEXT_SEND))
+				break;
+			if (qp->req.head - qp->comp.tail >= sroce_ring_size(qp->sq))
+				break;
+			sw = sroce_req_fetch(qp);
+			sw->npkts = 0;
+			if (sw->state == SROCE_SWQE_DONE) {
+				qp->req.cur++;
+				progress = true;
+				break;		/* failed: the QP is in error now */
+			}
+		}
+		sw = sroce_swqe_at(qp, idx);
+		if (sw->state == SROCE_SWQE_DONE || sw->state == SROCE_SWQE_SENT) {
+			qp->req.cur++;
+			qp->req.offset = 0;
+			continue;
+		}
+		if (sroce_wr_kind_table[sw->kind].flags & SROCE_WRF_LOCAL) {
+			sroce_req_local(qp, sw, idx);
+			qp->req.cur++;
+			progress = true;
+			continue;
+		}
+		if (!sroce_req_may_start(qp, sw))
+			break;
+		if (qp->type == SROCE_QPT_RC &&
+		    psn_diff(qp->req.psn, qp->comp.psn) >= SROCE_MAX_UNACKED_PSNS)
+			break;
+		if (sw->state == SROCE_SWQE_POSTED) {
+			if (!sw->npkts) {	/* first time: assign its PSNs */
+				sw->npkts = sroce_msg_npkts(qp, sw);
+				sw->first_psn = qp->req.psn;
+				sw->last_psn = psn_add(qp->req.psn, sw->npkts - 1);
+			}
+			if (sroce_swqe_is_rd_atomic(sw))
+				qp->req.rd_atomic++;
+		}
+		ret = sroce_req_send_one(qp, sw, idx);
+		if (ret > 0)
+			break;
+		progress = true;
+		budget--;
+		if (ret < 0 || sw->state == SROCE_SWQE_SENT ||
+		    sw->state == SROCE_SWQE_DONE) {
+			qp->req.cur++;
+			qp->req.offset = 0;
+		}
+	}
+	if (progress && qp->type == SROCE_QPT_RC)
+		sroce_comp_arm_timer(qp);
+	return progress;
+}
+
+void sroce_req_reset(struct sroce_qp *qp)
+{
+	qp->req.offset = 0;
+	qp->req.psn = qp->attr.sq_psn;
+	qp->req.rd_atomic = 0;
+	qp->req.need_retry = false;
+	qp->req.wait_fence = false;
+	qp->req.rnr_wait = false;
+	qp->req.noack_pkts = 0;
+}

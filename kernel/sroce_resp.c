@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce responder: executes received requests (SEND, WRITE, READ, ATOMIC)
+ * into receive WQEs and memory regions, answers with ACK, NAK, READ
+ * responses and ATOMIC ACKs, and handles duplicates and sequence errors
+ * exactly as seed-rules R2.4 - R2.10, R3.4 and R3.7 say. Runs only in the
+ * QP's work item.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "sroce_qp.h"
+#include "sroce_cq.h"
+#include "sroce_mr.h"
+#include "sroce_srq.h"
+#include "sroce_recv.h"
+#include "aeth.h"
+#include "opcode.h"
+#include "parse.h"
+#include "psn.h"
+
+#define SROCE_RESP_BUDGET	64
+#define SROCE_GRH_LEN		40
+
+/* Build and send one response packet (ACK, READ response, ATOMIC ACK). */
+static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
+			   u64 orig, struct sroce_mr *mr, u64 va, u32 paylen)
+{
+	const struct sroce_opcode_info *info = sroce_opcode_get(opcode);
+	struct sroce_hdrs h = {};
+	struct sk_buff *skb;
+	u32 ib_len;
+	int err;
+
+	h.opcode = opcode;
+	h.pad = (4 - (paylen & 3)) & 3;
+	h.pkey = IB_DEFAULT_PKEY_FULL;
+	h.dqpn = qp->attr.dest_qpn;
+	h.psn = psn;
+	h.aeth.syn = syn;
+	h.aeth.msn = qp->resp.msn;
+	h.atmack_orig = orig;
+	ib_len = info->length + paylen + h.pad + SROCE_ICRC_LEN;
+	skb = sroce_net_alloc_skb(qp->sdev, &qp->attr.av, ib_len);
+	if (!skb)
+		return -ENOMEM;
+	if (sroce_build_hdrs(skb->data, ib_len, &h) < 0) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	if (paylen) {
+		err = sroce_mr_copy(mr, va, skb->data + info->length, paylen,
+				    SROCE_FROM_MR);
+		if (err) {
+			kfree_skb(skb);
+			return err;
+		}
+		memset(skb->data + info->length + paylen, 0, h.pad);
+	}
+	return sroce_net_xmit(qp->sdev, skb, &qp->attr.av, qp->attr.udp_sport);
+}
+
+/* AETH syndrome of an ACK: the credit count, unless an SRQ is used (R2.10). */
+static u8 sroce_resp_ack_syn(struct sroce_qp *qp)
+{
+	if (qp->srq)
+		return sroce_aeth_syn_ack(SROCE_AETH_CREDIT_INVALID);
+	return sroce_aeth_syn_ack(sroce_credits_to_code(sroce_rq_count(qp->rq)));
+}
+
+static void sroce_resp_send_ack(struct sroce_qp *qp, u32 psn, u8 syn)
+{
+	if (!sroce_resp_xmit(qp, SROCE_OP_RC_ACKNOWLEDGE, psn, syn, 0, NULL, 0, 0))
+		sroce_count(qp->sdev, SROCE_CNT_ACK_SENT);
+}
+
+static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code code)
+{
+	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_nak(code));
+	sroce_count(qp->sdev, code == SROCE_NAK_PSN_SEQ_ERR ?
+			      SROCE_CNT_SEQ_NAK_SENT : SROCE_CNT_ERR_NAK_SENT);
+}
+
+static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
+				u32 byte_len, u32 wc_flags, u32 ex,
+				const struct sk_buff *skb, bool solicited)
+{
+	struct sroce_cqe cqe = {
+		.wr_id = qp->resp.rwqe.wr_id,
+		.status = status,
+		.opcode = opcode,
+		.byte_len = byte_len,
+		.wc_flags = wc_flags,
+		.ex = ex,
+		.qp_num = qp->qpn,
+	};
+
+	if (qp->type == SROCE_QPT_UD && skb) {
+		const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+
+		cqe.src_qp = h->deth.sqpn;
+		cqe.wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+		cqe.network_hdr_type = ip_hdr(skb)->version == 4 ?
+				       RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6;
+	}
+	if (status != IB_WC_SUCCESS)
+		sroce_count(qp->sdev, SROCE_CNT_COMPLETION_ERRORS);
+	qp->resp.have_wqe = false;
+	if (sroce_cq_post(qp->rcq, &cqe, solicited) == -EOVERFLOW)
+		sroce_qp_error(qp, false, IB_EVENT_QP_FATAL);
+}
+
+/*
+ * A request the responder cannot execute (R3.4): NAK it (RC), complete the
+ * receive WQE in use with @wc_status if there is one, raise @event, and
+ * move the QP to ERROR. UC drops the message instead (R3.7) unless the
+ * error is local to a receive WQE.
+ */
+static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
+			    enum sroce_nak_code code, enum ib_event_type event,
+			    u32 wc_status)
+{
+	if (qp->type == SROCE_QPT_UC && !(wc_status && qp->resp.have_wqe)) {
+		qp->resp.drop_msg = true;
+		sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
+		return;
+	}
+	if (qp->type == SROCE_QPT_RC)
+		sroce_resp_nak(qp, psn, code);
+	if (wc_status && qp->resp.have_wqe)
+		sroce_resp_recv_cqe(qp, wc_status, IB_WC_RECV, 0, 0, 0, NULL, false);
+	if (qp->resp.wmr) {
+		sroce_mr_put(qp->resp.wmr);
+		qp->resp.wmr = NULL;
+	}
+	sroce_qp_error(qp, false, event);
+}
+
+static int sroce_resp_pop_wqe(struct sroce_qp *qp)
+{
+	int err;
+
+	if (qp->resp.have_wqe)
+		return 0;
+	if (qp->srq)
+		err = sroce_srq_pop(qp->srq, &qp->resp.rwqe, qp->resp.rsge);
+	else
+		err = sroce_rq_pop(qp->rq, &qp->resp.rwqe, qp->resp.rsge);
+	if (err)
+		return err;
+	qp->resp.have_wqe = true;
+	qp->resp.roffset = 0;
+	return 0;
+}
+
+/* Scatter @len bytes into the receive WQE at resp.roffset. */
+static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
+{
+	int err;
+
+	err = sroce_sgl_copy(qp->sdev, qp->pd, qp->resp.rsge,
+			     qp->resp.rwqe.num_sge, qp->resp.roffset,
+			     (void *)buf, len, SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE);
+	if (!err)
+		qp->resp.roffset += len;
+	return err;
+}
+
+static u32 sroce_rwqe_len(struct sroce_qp *qp)
+{
+	u32 i, total = 0;
+
+	for (i = 0; i < qp->resp.rwqe.num_sge; i++)
+		total += qp->resp.rsge[i].length;
+	return total;
+}
+
+/* UD receive (R1.1, R1.5): Q_Key and P_Key checks, GRH, one packet. */
+static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	u8 grh[SROCE_GRH_LEN] = {};
+	u8 *payload;
+	u32 flags = 0;
+
+	if (h->deth.qkey != qp->attr.qkey) {
+		sroce_count(qp->sdev, SROCE_CNT_DROP_BAD_QKEY);
+		return;		/* silently (R1.5) */
+	}
+	if ((h->pkey & 0x7FFF) != 0x7FFF) {
+		sroce_count(qp->sdev, SROCE_CNT_DROP_BAD_PKEY);
+		return;
+	}
+	payload = sroce_pkt_payload(skb);
+	if (!payload || sroce_resp_pop_wqe(qp)) {
+		sroce_count(qp->sdev, SROCE_CNT_DROP_NO_RECV_WQE);
+		return;		/* UD has no RNR: the datagram is lost */
+	}
+	/* RoCE v2 puts the IP header in the GRH area (IPv4 in its last 20). */
+	if (ip_hdr(skb)->version == 4)
+		memcpy(grh + 20, ip_hdr(skb), sizeof(struct iphdr));
+	else
+		memcpy(grh, ipv6_hdr(skb), sizeof(struct ipv6hdr));
+	if (SROCE_GRH_LEN + h->payload_len > sroce_rwqe_len(qp)) {
+		sroce_resp_recv_cqe(qp, IB_WC_LOC_LEN_ERR, IB_WC_RECV, 0, 0, 0,
+				    skb, false);
+		sroce_qp_error(qp, false, 0);
+		return;
+	}
+	if (sroce_resp_scatter(qp, grh, sizeof(grh)) ||
+	    sroce_resp_scatter(qp, payload, h->payload_len)) {
+		sroce_resp_recv_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, 0, 0, 0,
+				    skb, false);
+		sroce_qp_error(qp, false, 0);
+		return;
+	}
+	if (h->mask & SROCE_M_IMM)
+		flags |= IB_WC_WITH_IMM;
+	sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->resp.roffset,
+			    flags, (__force u32)h->imm, skb, h->se);
+}
+
+/* SEND FIRST/MIDDLE/LAST/ONLY (RC, UC). Returns false to not advance. */
+static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	u32 flags = 0, ex = 0;
+	u8 *payload = sroce_pkt_payload(skb);
+	int err;
+
+	if (!payload)
+		return false;	/* no memory: the requester will retry */
+	if (h->mask & SROCE_M_START) {
+		if (sroce_resp_pop_wqe(qp)) {
+			if (qp->type == SROCE_QPT_UC) {
+				qp->resp.drop_msg = !(h->mask & SROCE_M_END);
+				sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
+				return true;
+			}
+			/* No receive WQE: RNR NAK with our timer (R2.4). */
+			sroce_resp_send_ack(qp, h->psn,
+					    sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
+			sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+			return false;
+		}
+	}
+	if (qp->resp.roffset + h->payload_len > sroce_rwqe_len(qp) ||
+	    qp->resp.roffset + h->payload_len > SROCE_MAX_MSG_SZ) {
+		/* R3.4: buffer too short or over max_msg_sz */
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, 0, IB_WC_LOC_LEN_ERR);
+		return false;
+	}
+	err = sroce_resp_scatter(qp, payload, h->payload_len);
+	if (err) {
+		/* R3.4: bad L_Key in the receive WQE */
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, 0, IB_WC_LOC_PROT_ERR);
+		return false;
+	}
+	if (!(h->mask & SROCE_M_END))
+		return true;
+	if (h->mask & SROCE_M_IMM) {
+		flags |= IB_WC_WITH_IMM;
+		ex = (__force u32)h->imm;
+	}
+	if (h->mask & SROCE_M_INV) {
+		if (sroce_mr_remote_invalidate(qp->sdev, qp->pd, h->ieth_rkey)) {
+			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, 0,
+					IB_WC_LOC_QP_OP_ERR);
+			return false;
+		}
+		flags |= IB_WC_WITH_INVALIDATE;
+		ex = h->ieth_rkey;
+	}
+	qp->resp.msn++;
+	sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->resp.roffset,
+			    flags, ex, skb, h->se);
+	return true;
+}
+
+/* RDMA WRITE FIRST/MIDDLE/LAST/ONLY (+ immediate). */
+static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	struct sroce_resp *r = &qp->resp;
+	u8 *payload = sroce_pkt_payload(skb);
+	enum sroce_mr_err merr;
+
+	if (!payload)
+		return false;
+	if ((h->mask & SROCE_M_IMM) && sroce_resp_pop_wqe(qp)) {
+		if (qp->type == SROCE_QPT_UC) {
+			qp->resp.drop_msg = !(h->mask & SROCE_M_END);
+			sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
+			return true;
+		}
+		sroce_resp_send_ack(qp, h->psn,
+				    sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
+		sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+		return false;	/* R2.4: WRITE with immediate needs a WQE */
+	}
+	if (h->mask & SROCE_M_START) {
+		if (h->reth.len > SROCE_MAX_MSG_SZ) {
+			sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
+					IB_EVENT_QP_REQ_ERR, 0);
+			return false;
+		}
+		r->wva = h->reth.va;
+		r->wleft = h->reth.len;
+		r->wmr = NULL;
+		if (h->reth.len &&
+		    (!(qp->attr.access & IB_ACCESS_REMOTE_WRITE) ||
+		     !(r->wmr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd,
+						h->reth.va, h->reth.len,
+						IB_ACCESS_REMOTE_WRITE, &merr)))) {
+			/* R3.4: bad R_Key, range or access */
+			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+					IB_EVENT_QP_ACCESS_ERR, 0);
+			return false;
+		}
+	}
+	if (h->payload_len > r->wleft ||
+	    ((h->mask & SROCE_M_END) && h->payload_len != r->wleft)) {
+		/* R3.4: longer (or shorter) than the RETH said */
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
+		return false;
+	}
+	if (h->payload_len &&
+	    sroce_mr_copy(r->wmr, r->wva, payload, h->payload_len, SROCE_TO_MR)) {
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, IB_EVENT_QP_REQ_ERR, 0);
+		return false;
+	}
+	r->wva += h->payload_len;
+	r->wleft -= h->payload_len;
+	if (!(h->mask & SROCE_M_END))
+		return true;
+	if (r->wmr) {
+		sroce_mr_put(r->wmr);
+		r->wmr = NULL;
+	}
+	if (h->mask & SROCE_M_IMM) {
+		qp->resp.msn++;
+		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
+				    (u32)(r->wva - h->reth.va), IB_WC_WITH_IMM,
+				    (__force u32)h->imm, skb, h->se);
+	} else {
+		qp->resp.msn++;
+	}
+	return true;
+}
+
+static u32 sroce_read_npkts(struct sroce_qp *qp, u32 len)
+{
+	return max_t(u32, 1, DIV_ROUND_UP(len, qp->attr.pmtu));
+}
+
+/* (Re)fill a READ resource from a request (new or narrowed duplicate). */
+static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
+			       const struct sroce_hdrs *h)
+{
+	enum sroce_mr_err merr;
+
+	if (e->mr)
+		sroce_mr_put(e->mr);
+	e->mr = NULL;
+	e->opcode = h->opcode;
+	e->first_psn = h->psn;
+	e->cur_psn = h->psn;
+	e->last_psn = psn_add(h->psn, sroce_read_npkts(qp, h->reth.len) - 1);
+	e->va = h->reth.va;
+	e->rkey = h->reth.rkey;
+	e->length = h->reth.len;
+	e->sent = 0;
+	if (!h->reth.len)
+		return 0;
+	if (!(qp->attr.access & IB_ACCESS_REMOTE_READ))
+		return -EACCES;
+	e->mr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, h->reth.va,
+				h->reth.len, IB_ACCESS_REMOTE_READ, &merr);
+	return e->mr ? 0 : -EACCES;
+}
+
+static struct sroce_rd_res *sroce_resp_new_res(struct sroce_qp *qp)
+{
+	struct sroce_rd_res *e = &qp->resp.res[qp->resp.res_next];
+
+	/* The table holds max_dest_rd_atomic entries, oldest replaced (R2.7). */
+	if (qp->resp.serving == (int)qp->resp.res_next)
+		qp->resp.serving = -1;
+	qp->resp.res_next = (qp->resp.res_next + 1) % qp->resp.nres;
+	return e;
+}
+
+static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	struct sroce_rd_res *e;
+
+	if (h->reth.len > SROCE_MAX_MSG_SZ) {
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
+		return false;
+	}
+	/* A READ arriving while the table is busy serving exceeds it (R2.7). */
+	if (qp->resp.serving >= 0 && qp->resp.nres == 1) {
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	e = sroce_resp_new_res(qp);
+	if (sroce_resp_read_res(qp, e, h)) {
+		e->opcode = 0;
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	qp->resp.msn++;
+	qp->resp.serving = e - qp->resp.res;
+	/* A READ uses one PSN per response packet. */
+	qp->resp.epsn = e->last_psn;
+	return true;
+}
+
+/* Send READ responses for the entry being served, up to @budget packets. */
+static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
+{
+	struct sroce_rd_res *e;
+	bool progress = false;
+
+	if (qp->resp.serving < 0)
+		return false;
+	e = &qp->resp.res[qp->resp.serving];
+	while (budget-- > 0) {
+		u32 paylen = min_t(u32, qp->attr.pmtu, e->length - e->sent);
+		bool first = e->cur_psn == e->first_psn;
+		bool last = e->sent + paylen >= e->length;
+		u8 opcode = first && last ? SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY :
+			    first ? SROCE_OP_RC_RDMA_READ_RESPONSE_FIRST :
+			    last ? SROCE_OP_RC_RDMA_READ_RESPONSE_LAST :
+			    SROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+
+		if (sroce_resp_xmit(qp, opcode, e->cur_psn, sroce_resp_ack_syn(qp),
+				    0, e->mr, e->va + e->sent, paylen) == -ENOMEM)
+			break;		/* try again on the next run */
+		progress = true;
+		e->sent += paylen;
+		e->cur_psn = psn_add(e->cur_psn, 1);
+		if (last) {
+			if (e->mr)
+				sroce_mr_put(e->mr);
+			e->mr = NULL;
+			qp->resp.serving = -1;
+			break;
+		}
+	}
+	return progress;
+}
+
+static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	enum sroce_mr_err merr;
+	struct sroce_rd_res *e;
+	struct sroce_mr *mr;
+	u64 orig;
+	int err;
+
+	if (h->atmeth.va & 7) {
+		/* R3.4: misaligned atomic */
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	mr = (qp->attr.access & IB_ACCESS_REMOTE_ATOMIC) ?
+	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, h->atmeth.va,
+			     8, IB_ACCESS_REMOTE_ATOMIC, &merr) : NULL;
+	if (!mr) {
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	err = sroce_mr_atomic(mr, h->atmeth.va,
+			      h->opcode == SROCE_OP_RC_COMPARE_SWAP,
+			      h->atmeth.swap_add, h->atmeth.comp, &orig);
+	sroce_mr_put(mr);
+	if (err) {
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, IB_EVENT_QP_REQ_ERR, 0);
+		return false;
+	}
+	/* Remember the result: a duplicate gets it, not a second execution. */
+	e = sroce_resp_new_res(qp);
+	if (e->mr)
+		sroce_mr_put(e->mr);
+	memset(e, 0, sizeof(*e));
+	e->opcode = h->opcode;
+	e->first_psn = e->last_psn = h->psn;
+	e->orig = orig;
+	qp->resp.msn++;
+	sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn,
+			sroce_resp_ack_syn(qp), orig, NULL, 0, 0);
+	return true;
+}
+
+/* A request older than expected (R2.6). */
+static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	u32 i;
+
+	sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
+	if (!(h->mask & (SROCE_M_READ | SROCE_M_ATOMIC))) {
+		/* SEND/WRITE: never again, only acknowledged again */
+		sroce_resp_send_ack(qp, psn_sub(qp->resp.epsn, 1),
+				    sroce_resp_ack_syn(qp));
+		return;
+	}
+	for (i = 0; i < qp->resp.nres; i++) {
+		struct sroce_rd_res *e = &qp->resp.res[i];
+
+		if (!e->opcode || !psn_in_range(h->psn, e->first_psn, e->last_psn))
+			continue;
+		if (h->mask & SROCE_M_ATOMIC) {
+			if (e->first_psn == h->psn && (sroce_opcode_get(e->opcode)->mask &
+						       SROCE_M_ATOMIC))
+				sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
+						h->psn, sroce_resp_ack_syn(qp),
+						e->orig, NULL, 0, 0);
+			return;
+		}
+		if (e->opcode != SROCE_OP_RC_RDMA_READ_REQUEST)
+			return;
+		/* Serve it again, narrowed to what the requester still needs. */
+		if (sroce_resp_read_res(qp, e, h)) {
+			e->opcode = 0;
+			return;
+		}
+		qp->resp.serving = i;
+		return;
+	}
+}
+
+/* Opcode sequence (IBA 9.8.3.1): a message continues with its own kind. */
+static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_hdrs *h)
+{
+	const struct sroce_opcode_info *last = sroce_opcode_get(qp->resp.last_opcode);
+	bool in_msg = last && !(last->mask & SROCE_M_END);
+
+	if (!in_msg)
+		return h->mask & SROCE_M_START;
+	if (h->mask & SROCE_M_START)
+		return false;
+	return (h->mask & (SROCE_M_SEND | SROCE_M_WRITE)) ==
+	       (last->mask & (SROCE_M_SEND | SROCE_M_WRITE));
+}
+
+static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	s32 d = psn_diff(h->psn, qp->resp.epsn);
+	bool rc = qp->type == SROCE_QPT_RC, done;
+
+	if (d > 0) {
+		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
+		if (rc) {
+			/* One NAK per gap (R2.5). */
+			if (!qp->resp.nak_sent) {
+				qp->resp.nak_sent = true;
+				sroce_resp_nak(qp, qp->resp.epsn, SROCE_NAK_PSN_SEQ_ERR);
+			}
+			return;
+		}
+		/* UC: the message in progress is lost; reuse its WQE (R3.7). */
+		if (qp->resp.have_wqe)
+			qp->resp.roffset = 0;
+		qp->resp.last_opcode = 0;
+		qp->resp.drop_msg = !(h->mask & SROCE_M_START);
+		if (qp->resp.drop_msg) {
+			sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
+			qp->resp.epsn = psn_add(h->psn, 1);
+			return;
+		}
+		qp->resp.epsn = h->psn;
+	} else if (d < 0) {
+		if (rc)
+			sroce_resp_duplicate(qp, skb);
+		return;
+	}
+	qp->resp.nak_sent = false;
+	if (qp->resp.drop_msg) {
+		if (!(h->mask & SROCE_M_START)) {
+			qp->resp.epsn = psn_add(h->psn, 1);
+			return;
+		}
+		qp->resp.drop_msg = false;
+	}
+	if (!sroce_resp_seq_ok(qp, h)) {
+		if (!rc && qp->resp.have_wqe)
+			qp->resp.roffset = 0;
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
+		qp->resp.last_opcode = 0;
+		return;
+	}
+
+	if (h->mask & SROCE_M_SEND)
+		done = sroce_resp_send(qp, skb);
+	else if (h->mask & SROCE_M_WRITE)
+		done = sroce_resp_write(qp, skb);
+	else if (h->mask & SROCE_M_READ)
+		done = rc && sroce_resp_read(qp, skb);
+	else
+		done = rc && sroce_resp_atomic(qp, skb);
+	if (!done)
+		return;		/* not executed: epsn stays */
+	qp->resp.last_opcode = qp->resp.drop_msg ? 0 : h->opcode;
+	qp->resp.epsn = psn_add(qp->resp.epsn, 1);
+	if (rc && (h->mask & (SROCE_M_SEND | SROCE_M_WRITE)) &&
+	    (h->ackreq || (h->mask & SROCE_M_END))) {
+		/* Coalesced: one ACK at the end of the batch (R2.8). */
+		qp->resp.ack_pending = true;
+		qp->resp.ack_psn = h->psn;
+	}
+}
+
+bool sroce_resp_run(struct sroce_qp *qp)
+{
+	int budget = SROCE_RESP_BUDGET;
+	bool progress = false;
+	struct sk_buff *skb;
+
+	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
+		skb_queue_purge(&qp->rx_req);
+		return false;
+	}
+	while (budget-- > 0 && (skb = skb_dequeue(&qp->rx_req))) {
+		if (!qp->comm_est_sent) {
+			/* First packet since entering RTR (R3.9). */
+			qp->comm_est_sent = true;
+			if (READ_ONCE(qp->state) == IB_QPS_RTR) {
+				struct ib_event ev = {
+					.device = qp->ibqp.device,
+					.element.qp = &qp->ibqp,
+					.event = IB_EVENT_COMM_EST,
+				};
+
+				if (qp->ibqp.event_handler)
+					qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+			}
+		}
+		if (qp->type == SROCE_QPT_UD)
+			sroce_resp_ud(qp, skb);
+		else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
+			sroce_resp_rc_uc(qp, skb);
+		kfree_skb(skb);
+		progress = true;
+	}
+	if (qp->resp.ack_pending && sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
+		qp->resp.ack_pending = false;
+		sroce_resp_send_ack(qp, qp->resp.ack_psn, sroce_resp_ack_syn(qp));
+	}
+	progress |= sroce_resp_serve_read(qp, SROCE_RESP_BUDGET);
+	return progress;
+}
+
+void sroce_resp_reset(struct sroce_qp *qp)
+{
+	struct sroce_rd_res *res = qp->resp.res;
+	u32 nres = qp->resp.nres, i;
+
+	for (i = 0; res && i < nres; i++)
+		if (res[i].mr)
+			sroce_mr_put(res[i].mr);
+	if (qp->resp.wmr)
+		sroce_mr_put(qp->resp.wmr);
+	memset(&qp->resp, 0, sizeof(qp->resp));
+	qp->resp.res = res;
+	qp->resp.nres = nres;
+	if (res)
+		memset(res, 0, nres * sizeof(*res));
+	qp->resp.serving = -1;
+	qp->resp.epsn = qp->attr.rq_psn;
+}
+
+int sroce_resp_alloc(struct sroce_qp *qp, u32 nres)
+{
+	struct sroce_rd_res *res = kcalloc(nres, sizeof(*res), GFP_KERNEL);
+
+	if (!res)
+		return -ENOMEM;
+	sroce_resp_free(qp);
+	qp->resp.res = res;
+	qp->resp.nres = nres;
+	qp->resp.res_next = 0;
+	qp->resp.serving = -1;
+	return 0;
+}
+
+void sroce_resp_free(struct sroce_qp *qp)
+{
+	u32 i;
+
+	for (i = 0; qp->resp.res && i < qp->resp.nres; i++)
+		if (qp->resp.res[i].mr)
+			sroce_mr_put(qp->resp.res[i].mr);
+	kfree(qp->resp.res);
+	qp->resp.res = NULL;
+	qp->resp.nres = 0;
+}
