@@ -11,6 +11,12 @@
 
 #include "sroce.h"
 #include "sroce_param.h"
+#include "sroce_ring.h"
+#include "sroce_cq.h"
+#include "sroce_srq.h"
+#include "sroce_mr.h"
+#include "sroce_mw.h"
+#include "sroce_ah.h"
 
 /* libsroce matches devices by this attribute; see Documentation/abi.md. */
 static ssize_t sroce_abi_version_show(struct device *device,
@@ -86,6 +92,7 @@ void sroce_port_update(struct sroce_dev *sdev)
  */
 static const struct ib_device_ops *const sroce_area_ops[] = {
 	&sroce_dev_ops,
+	&sroce_ring_ops, &sroce_cq_ops, &sroce_srq_ops, &sroce_mr_ops, &sroce_mw_ops, &sroce_ah_ops,
 };
 
 /**

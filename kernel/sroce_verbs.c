@@ -28,6 +28,9 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->max_qp_wr = SROCE_MAX_QP_WR;
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID;
+	a->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
+	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW;
+	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	a->max_send_sge = SROCE_MAX_SGE;
 	a->max_recv_sge = SROCE_MAX_SGE;

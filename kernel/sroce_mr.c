@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce memory regions: the key table (shared with windows), user, DMA and
+ * fast-registration MRs, and the lookup/copy helpers the engines use.
+ */
+#include <linux/highmem.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+
+#include "sroce.h"
+#include "sroce_mr.h"
+#include "sroce_mw.h"
+#include "sroce_param.h"
+
+#define SROCE_REMOTE_ACCESS (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
+			     IB_ACCESS_REMOTE_ATOMIC)
+
+/**
+ * sroce_key_alloc - reserve a key index
+ * @sdev: the device
+ * @k: the object's key head
+ * @kind: MR or MW
+ *
+ * Process context. The index is reserved, not yet visible to lookups:
+ * sroce_key_publish() makes it so once the object is ready. Returns 0 or
+ * -ENOMEM (table full or no memory).
+ */
+int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
+		    enum sroce_key_kind kind)
+{
+	int err;
+
+	k->kind = kind;
+	refcount_set(&k->ref, 1);
+	init_completion(&k->released);
+	err = xa_alloc_cyclic_irq(&sdev->mr_xa, &k->index, NULL,
+				  XA_LIMIT(1, SROCE_MAX_MR), &sdev->mr_next,
+				  GFP_KERNEL);
+	return err < 0 ? -ENOMEM : 0;
+}
+
+void sroce_key_publish(struct sroce_dev *sdev, struct sroce_key *k)
+{
+	/* Replaces the reserved entry: no allocation, cannot fail. */
+	xa_store_irq(&sdev->mr_xa, k->index, k, GFP_KERNEL);
+}
+
+/*
+ * Takes the index out of the table and waits for the lookups in flight to
+ * put their references. Process context (sleeps).
+ */
+void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k)
+{
+	xa_erase_irq(&sdev->mr_xa, k->index);
+	sroce_key_put(k);
+	wait_for_completion(&k->released);
+}
+
+/* The object at @key's index with a reference, or NULL. Any context. */
+struct sroce_key *sroce_key_get(struct sroce_dev *sdev, u32 key)
+{
+	struct sroce_key *k;
+	unsigned long flags;
+
+	xa_lock_irqsave(&sdev->mr_xa, flags);
+	k = xa_load(&sdev->mr_xa, key >> 8);
+	if (k && !refcount_inc_not_zero(&k->ref))
+		k = NULL;
+	xa_unlock_irqrestore(&sdev->mr_xa, flags);
+	return k;
+}
+
+void sroce_key_put(struct sroce_key *k)
+{
+	if (refcount_dec_and_test(&k->ref))
+		complete(&k->released);
+}
+
+static u32 sroce_new_key(u32 index)
+{
+	return index << 8 | get_random_u8();
+}
+
+/* Byte range [iova, iova + len) inside [base, base + size)? */
+static bool sroce_range_ok(u64 base, u64 size, u64 iova, u64 len)
+{
+	return iova >= base && len <= size && iova - base <= size - len;
+}
+
+/**
+ * sroce_mr_check - the checks of a key on an MR (seed-rules R3.5)
+ * @mr: the MR
+ * @key: the full key used
+ * @remote: @key is an R_Key
+ * @pd: the PD of the QP using it
+ * @iova: first byte touched
+ * @len: bytes touched
+ * @access: IB_ACCESS_* the operation needs (0: local read)
+ *
+ * Any context; takes mr->lock.
+ */
+enum sroce_mr_err sroce_mr_check(struct sroce_mr *mr, u32 key, bool remote,
+				 struct sroce_pd *pd, u64 iova, u64 len,
+				 int access)
+{
+	enum sroce_mr_err err = SROCE_MR_OK;
+	unsigned long flags;
+	int allowed;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	/* Local read (access 0) is always allowed; an R_Key gives only remote rights. */
+	allowed = remote ? mr->access & SROCE_REMOTE_ACCESS : mr->access;
+	if (key != (remote ? mr->rkey : mr->lkey))
+		err = SROCE_MR_ERR_KEY;
+	else if (!mr->valid)
+		err = SROCE_MR_ERR_STATE;
+	else if (mr->ibmr.pd != &pd->ibpd)
+		err = SROCE_MR_ERR_PD;
+	else if (!sroce_range_ok(mr->iova, mr->length, iova, len))
+		err = SROCE_MR_ERR_RANGE;
+	else if (access & ~allowed)
+		err = SROCE_MR_ERR_ACCESS;
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return err;
+}
+
+/**
+ * sroce_mr_lookup - find the MR behind a key and check an access with it
+ * @sdev: the device
+ * @key: L_Key or R_Key from an SGE, RETH or ATOMICETH (hostile)
+ * @remote: @key is an R_Key (it may then name a memory window)
+ * @pd: the PD of the QP doing the access
+ * @qpn: that QP's number (type 2 windows are bound to one QP)
+ * @iova: first byte touched
+ * @len: bytes touched
+ * @access: IB_ACCESS_* needed: LOCAL_WRITE to write into a local MR,
+ *          REMOTE_READ/REMOTE_WRITE/REMOTE_ATOMIC for remote operations,
+ *          0 to read a local MR
+ * @err: set to which check failed (seed-rules R3.5)
+ *
+ * Any context (softirq included), does not sleep. Returns the MR (for a
+ * window, the MR it is bound to) with a reference: sroce_mr_put() it when
+ * done, and use sroce_mr_copy() with the same @iova range meanwhile.
+ * Returns NULL on failure.
+ */
+struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
+				 struct sroce_pd *pd, u32 qpn, u64 iova,
+				 u64 len, int access, enum sroce_mr_err *err)
+{
+	struct sroce_key *k = sroce_key_get(sdev, key);
+	struct sroce_mr *mr;
+
+	if (!k) {
+		*err = SROCE_MR_ERR_NO_KEY;
+		return NULL;
+	}
+	if (k->kind == SROCE_KEY_MW) {
+		mr = NULL;
+		if (remote)
+			mr = sroce_mw_resolve(container_of(k, struct sroce_mw, key),
+					      key, pd, qpn, iova, len, access, err);
+		else
+			*err = SROCE_MR_ERR_KEY;
+		sroce_key_put(k);
+		return mr;
+	}
+	mr = container_of(k, struct sroce_mr, key);
+	*err = sroce_mr_check(mr, key, remote, pd, iova, len, access);
+	if (*err) {
+		sroce_key_put(k);
+		return NULL;
+	}
+	return mr;
+}
+
+void sroce_mr_put(struct sroce_mr *mr)
+{
+	sroce_key_put(&mr->key);
+}
+
+/*
+ * Kernel virtual address of MR byte @iova and how many bytes follow it
+ * contiguously (within the page for page-based MRs). NULL if @iova is not
+ * backed. User pages are returned through *page for kmap_local_page.
+ */
+static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
+			    unsigned int *off, u64 *room)
+{
+	u64 pos, psz;
+	u32 idx;
+
+	*page = NULL;
+	switch (mr->type) {
+	case SROCE_MR_DMA:
+		*room = U64_MAX;
+		return (void *)(uintptr_t)iova;
+	case SROCE_MR_USER:
+		pos = mr->page_off + (iova - mr->iova);
+		idx = pos >> PAGE_SHIFT;
+		if (pos >> PAGE_SHIFT >= mr->npages)
+			return NULL;
+		*page = mr->pages[idx];
+		*off = pos & ~PAGE_MASK;
+		*room = PAGE_SIZE - *off;
+		return NULL;
+	case SROCE_MR_FAST:
+		psz = 1ULL << mr->page_shift;
+		pos = (mr->iova & (psz - 1)) + (iova - mr->iova);
+		if (pos >> mr->page_shift >= mr->fr_npages)
+			return NULL;
+		idx = pos >> mr->page_shift;
+		*off = pos & (psz - 1);
+		*room = psz - *off;
+		return (void *)(uintptr_t)(mr->page_list[idx] + *off);
+	}
+	return NULL;
+}
+
+/**
+ * sroce_mr_copy - copy between a buffer and an MR's memory
+ * @mr: an MR returned by sroce_mr_lookup() for a range covering the copy
+ * @iova: first MR byte
+ * @buf: kernel buffer
+ * @len: bytes
+ * @dir: SROCE_TO_MR or SROCE_FROM_MR
+ *
+ * Any context; does not sleep (kmap_local_page). Returns 0, or -EFAULT if
+ * part of the range is outside the MR.
+ */
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
+		  enum sroce_copy_dir dir)
+{
+	struct page *page;
+	unsigned int off = 0;
+	u64 room;
+	void *va;
+	u32 n;
+
+	if (!sroce_range_ok(mr->iova, mr->length, iova, len))
+		return -EFAULT;
+	while (len) {
+		va = sroce_mr_chunk(mr, iova, &page, &off, &room);
+		if (!va && !page)
+			return -EFAULT;
+		n = min_t(u64, len, room);
+		if (page)
+			va = kmap_local_page(page) + off;
+		if (dir == SROCE_TO_MR)
+			memcpy(va, buf, n);
+		else
+			memcpy(buf, va, n);
+		if (page)
+			kunmap_local(va);
+		buf += n;
+		iova += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * The page holding MR byte @iova and its offset there (an ODP-ready
+ * interface: atomics need the page itself). NULL if not backed.
+ */
+struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
+				   unsigned int *offset)
+{
+	struct page *page;
+	u64 room;
+	void *va;
+
+	if (!sroce_range_ok(mr->iova, mr->length, iova, 1))
+		return NULL;
+	va = sroce_mr_chunk(mr, iova, &page, offset, &room);
+	if (page)
+		return page;
+	if (!va || !virt_addr_valid(va))
+		return NULL;
+	*offset = offset_in_page(va);
+	return virt_to_page(va);
+}
+
+/**
+ * sroce_sgl_copy - copy between a buffer and a scatter/gather list
+ * @sdev: the device
+ * @pd: the PD of the QP whose SGL this is
+ * @sges: the SGL, already copied out of the ring
+ * @nsge: its length
+ * @offset: bytes of the SGL to skip (the message so far)
+ * @buf: the buffer
+ * @len: the bytes to copy
+ * @dir: SROCE_TO_MR (receive, READ response) or SROCE_FROM_MR (send)
+ * @access: IB_ACCESS_LOCAL_WRITE when writing into the SGL, else 0
+ *
+ * Any context, no sleeping. Returns 0; -EACCES on a protection fault (an
+ * SGE whose L_Key or range fails a check: IB_WC_LOC_PROT_ERR, seed-rules
+ * R3.5); -EMSGSIZE if the SGL is shorter than @offset + @len
+ * (IB_WC_LOC_LEN_ERR).
+ */
+int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
+		   const struct sroce_sge *sges, u32 nsge, u64 offset,
+		   void *buf, u32 len, enum sroce_copy_dir dir, int access)
+{
+	enum sroce_mr_err merr;
+	struct sroce_mr *mr;
+	u32 i, n;
+	int err;
+
+	for (i = 0; i < nsge && len; i++) {
+		if (offset >= sges[i].length) {
+			offset -= sges[i].length;
+			continue;
+		}
+		n = min_t(u64, len, sges[i].length - offset);
+		mr = sroce_mr_lookup(sdev, sges[i].lkey, false, pd, 0,
+				     sges[i].addr + offset, n, access, &merr);
+		if (!mr)
+			return -EACCES;
+		err = sroce_mr_copy(mr, sges[i].addr + offset, buf, n, dir);
+		sroce_mr_put(mr);
+		if (err)
+			return -EACCES;
+		buf += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -EMSGSIZE : 0;
+}
+
+/**
+ * sroce_mr_local_invalidate - LOCAL_INV or a received SEND_WITH_INV
+ * @sdev: the device
+ * @pd: the PD of the QP
+ * @key: the key to invalidate
+ *
+ * Invalidates a fast-registration MR or a type 2 window. Any context.
+ * Returns 0 or -EINVAL (no such key, wrong variant, other PD, an MR that
+ * is not a fast-registration MR, or one with windows bound).
+ */
+int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,
+			      u32 key)
+{
+	struct sroce_key *k = sroce_key_get(sdev, key);
+	struct sroce_mr *mr;
+	unsigned long flags;
+	int err = 0;
+
+	if (!k)
+		return -EINVAL;
+	if (k->kind == SROCE_KEY_MW) {
+		err = sroce_mw_invalidate(container_of(k, struct sroce_mw, key),
+					  pd, key);
+		sroce_key_put(k);
+		return err;
+	}
+	mr = container_of(k, struct sroce_mr, key);
+	spin_lock_irqsave(&mr->lock, flags);
+	if (mr->type != SROCE_MR_FAST || key != mr->rkey ||
+	    mr->ibmr.pd != &pd->ibpd || atomic_read(&mr->num_mw))
+		err = -EINVAL;
+	else
+		mr->valid = false;
+	spin_unlock_irqrestore(&mr->lock, flags);
+	sroce_key_put(k);
+	return err;
+}
+
+/**
+ * sroce_mr_fast_reg - a REG_MR work request
+ * @sdev: the device
+ * @pd: the PD of the QP posting it
+ * @mr: a fast-registration MR (from ib_reg_wr.mr) mapped by map_mr_sg
+ * @key: the new key (ib_reg_wr.key: same index, new variant)
+ * @access: IB_ACCESS_* of the registration
+ *
+ * Any context. The MR must be invalid (never registered or invalidated).
+ * Returns 0 or -EINVAL.
+ */
+int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,
+		      struct sroce_mr *mr, u32 key, int access)
+{
+	unsigned long flags;
+	int err = 0;
+
+	if (mr->type != SROCE_MR_FAST || (key >> 8) != mr->key.index ||
+	    mr->ibmr.pd != &pd->ibpd || !mr->nmapped ||
+	    !is_power_of_2(mr->ibmr.page_size) ||
+	    ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	     !(access & IB_ACCESS_LOCAL_WRITE)))
+		return -EINVAL;
+	spin_lock_irqsave(&mr->lock, flags);
+	if (mr->valid) {
+		err = -EINVAL;
+	} else {
+		mr->lkey = key;
+		mr->rkey = key;
+		mr->ibmr.lkey = key;
+		mr->ibmr.rkey = key;
+		mr->access = access;
+		mr->iova = mr->ibmr.iova;
+		mr->length = mr->ibmr.length;
+		mr->page_shift = ilog2(mr->ibmr.page_size);
+		mr->fr_npages = mr->nmapped;
+		mr->valid = true;
+	}
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return err;
+}
+
+static struct sroce_mr *sroce_mr_new(struct sroce_dev *sdev, struct ib_pd *ibpd,
+				     enum sroce_mr_type type)
+{
+	struct sroce_mr *mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	int err;
+
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	err = sroce_key_alloc(sdev, &mr->key, SROCE_KEY_MR);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	mr->type = type;
+	spin_lock_init(&mr->lock);
+	atomic_set(&mr->num_mw, 0);
+	mr->ibmr.pd = ibpd;
+	mr->lkey = sroce_new_key(mr->key.index);
+	mr->rkey = mr->lkey;
+	mr->ibmr.lkey = mr->lkey;
+	mr->ibmr.rkey = mr->rkey;
+	return mr;
+}
+
+static void sroce_mr_release(struct sroce_mr *mr)
+{
+	if (mr->umem)
+		ib_umem_release(mr->umem);
+	kvfree(mr->pages);
+	kfree(mr->page_list);
+	kfree(mr);
+}
+
+static struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct sroce_dev *sdev = to_sroce_dev(ibpd->device);
+	struct sroce_mr *mr;
+
+	mr = sroce_mr_new(sdev, ibpd, SROCE_MR_DMA);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->access = access;
+	mr->iova = 0;
+	mr->length = U64_MAX;
+	mr->valid = true;
+	sroce_key_publish(sdev, &mr->key);
+	return &mr->ibmr;
+}
+
+/* The pinned pages of @mr->umem, in order, for iova -> page lookups. */
+static int sroce_mr_fill_pages(struct sroce_mr *mr, u64 start)
+{
+	struct ib_umem *umem = mr->umem;
+	struct scatterlist *sg;
+	u32 n = 0, i, j;
+
+	mr->npages = ib_umem_num_pages(umem);
+	mr->pages = kvcalloc(max(mr->npages, 1U), sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_sg(&umem->sgt_append.sgt, sg, i) {
+		for (j = 0; j < sg->length >> PAGE_SHIFT && n < mr->npages; j++)
+			mr->pages[n++] = nth_page(sg_page(sg), j);
+	}
+	if (n != mr->npages)
+		return -EFAULT;
+	mr->page_off = offset_in_page(start);
+	return 0;
+}
+
+static struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start,
+				       u64 length, u64 iova, int access,
+				       struct ib_udata *udata)
+{
+	struct sroce_dev *sdev = to_sroce_dev(ibpd->device);
+	struct sroce_mr *mr;
+	int err;
+
+	if (access & IB_ACCESS_ON_DEMAND)
+		return ERR_PTR(-EOPNOTSUPP);	/* ODP is a later task */
+	/* IBA o10-36.2.2, as the core and mlx5 check it. */
+	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & IB_ACCESS_LOCAL_WRITE))
+		return ERR_PTR(-EINVAL);
+	if (iova + length < iova || length > sdev->attr.max_mr_size)
+		return ERR_PTR(-EINVAL);
+
+	mr = sroce_mr_new(sdev, ibpd, SROCE_MR_USER);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		err = PTR_ERR(mr->umem);
+		mr->umem = NULL;
+		goto err_remove;
+	}
+	err = sroce_mr_fill_pages(mr, start);
+	if (err)
+		goto err_remove;
+	mr->access = access;
+	mr->iova = iova;
+	mr->length = length;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	mr->ibmr.page_size = PAGE_SIZE;
+	mr->valid = true;
+	sroce_key_publish(sdev, &mr->key);
+	return &mr->ibmr;
+
+err_remove:
+	sroce_key_remove(sdev, &mr->key);
+	sroce_mr_release(mr);
+	return ERR_PTR(err);
+}
+
+static struct ib_mr *sroce_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+				    u32 max_num_sg)
+{
+	struct sroce_dev *sdev = to_sroce_dev(ibpd->device);
+	struct sroce_mr *mr;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EINVAL);
+	if (!max_num_sg || max_num_sg > sdev->attr.max_fast_reg_page_list_len)
+		return ERR_PTR(-EINVAL);
+	mr = sroce_mr_new(sdev, ibpd, SROCE_MR_FAST);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->page_list = kcalloc(max_num_sg, sizeof(*mr->page_list), GFP_KERNEL);
+	if (!mr->page_list) {
+		sroce_key_remove(sdev, &mr->key);
+		sroce_mr_release(mr);
+		return ERR_PTR(-ENOMEM);
+	}
+	mr->max_pages = max_num_sg;
+	/* Invalid until a REG_MR work request registers it. */
+	sroce_key_publish(sdev, &mr->key);
+	return &mr->ibmr;
+}
+
+static int sroce_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct sroce_mr *mr = to_sroce_mr(ibmr);
+
+	if (mr->nmapped >= mr->max_pages)
+		return -ENOMEM;
+	/* Virtual DMA: the "DMA address" is a kernel virtual address. */
+	mr->page_list[mr->nmapped++] = addr;
+	return 0;
+}
+
+static int sroce_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
+			   int sg_nents, unsigned int *sg_offset)
+{
+	struct sroce_mr *mr = to_sroce_mr(ibmr);
+
+	mr->nmapped = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, sroce_set_page);
+}
+
+static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct sroce_dev *sdev = to_sroce_dev(ibmr->device);
+	struct sroce_mr *mr = to_sroce_mr(ibmr);
+
+	/* Windows bound to it must be unbound or freed first. */
+	if (atomic_read(&mr->num_mw))
+		return -EBUSY;
+	/* Waits for the packets in flight that looked it up. */
+	sroce_key_remove(sdev, &mr->key);
+	sroce_mr_release(mr);
+	return 0;
+}
+
+const struct ib_device_ops sroce_mr_ops = {
+	.alloc_mr = sroce_alloc_mr,
+	.dereg_mr = sroce_dereg_mr,
+	.get_dma_mr = sroce_get_dma_mr,
+	.map_mr_sg = sroce_map_mr_sg,
+	.reg_user_mr = sroce_reg_user_mr,
+};

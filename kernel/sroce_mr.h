@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sroce memory regions and the key table they share with memory windows.
+ *
+ * sdev->mr_xa maps a key index (key >> 8) to a struct sroce_key, the head
+ * of a struct sroce_mr or struct sroce_mw; the low byte of a key is its
+ * variant. Lookups take the xarray lock (irqsave: engines run in softirq)
+ * and a reference; deregistration removes the index and then waits until
+ * the last reference is gone, so a looked-up object stays valid until
+ * sroce_mr_put().
+ */
+#ifndef SROCE_MR_H
+#define SROCE_MR_H
+
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/sroce-abi.h>
+
+struct sroce_dev;
+struct sroce_pd;
+
+enum sroce_key_kind {
+	SROCE_KEY_MR,
+	SROCE_KEY_MW,
+};
+
+/* What sdev->mr_xa holds. */
+struct sroce_key {
+	enum sroce_key_kind kind;	/* constant */
+	u32 index;			/* constant: key >> 8 */
+	refcount_t ref;			/* the table's, plus one per lookup */
+	struct completion released;	/* ref reached zero */
+};
+
+enum sroce_mr_type {
+	SROCE_MR_USER,		/* ib_umem pages */
+	SROCE_MR_DMA,		/* all kernel virtual memory, iova = address */
+	SROCE_MR_FAST,		/* fast registration: page list of kernel VAs */
+};
+
+/* Which check a lookup failed (seed-rules R3.5). */
+enum sroce_mr_err {
+	SROCE_MR_OK,
+	SROCE_MR_ERR_NO_KEY,	/* no MR or MW at the key's index */
+	SROCE_MR_ERR_KEY,	/* wrong variant, or an MW key used locally */
+	SROCE_MR_ERR_STATE,	/* not registered / invalidated / unbound */
+	SROCE_MR_ERR_PD,	/* other PD (or other QP, type 2 window) */
+	SROCE_MR_ERR_RANGE,	/* outside the MR's or window's range */
+	SROCE_MR_ERR_ACCESS,	/* access flags forbid the operation */
+};
+
+enum sroce_copy_dir {
+	SROCE_TO_MR,		/* buf -> MR memory */
+	SROCE_FROM_MR,		/* MR memory -> buf */
+};
+
+struct sroce_mr {
+	struct ib_mr ibmr;
+	struct sroce_key key;
+	enum sroce_mr_type type;	/* constant */
+
+	/* SROCE_MR_USER, constant after registration. */
+	struct ib_umem *umem;
+	struct page **pages;
+	u32 npages;
+	u32 page_off;			/* offset of the first byte in pages[0] */
+
+	/*
+	 * SROCE_MR_FAST: written by map_mr_sg (process context, by the MR's
+	 * owner, before it posts the REG_MR that uses it).
+	 */
+	u64 *page_list;
+	u32 max_pages;
+	u32 nmapped;
+
+	/*
+	 * lock (spin_lock_irqsave: REG_MR and invalidation run in the
+	 * engines) protects the registration below; lookups read it under
+	 * the lock. ibmr.lkey/rkey mirror lkey/rkey.
+	 */
+	spinlock_t lock;
+	bool valid;
+	u32 lkey, rkey;
+	int access;			/* IB_ACCESS_* */
+	u64 iova, length;
+	u32 page_shift;			/* SROCE_MR_FAST: of page_list */
+	u32 fr_npages;			/* SROCE_MR_FAST: pages registered */
+
+	atomic_t num_mw;		/* windows bound to this MR */
+};
+
+static inline struct sroce_mr *to_sroce_mr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct sroce_mr, ibmr);
+}
+
+/* Key table, shared with sroce_mw.c. */
+int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
+		    enum sroce_key_kind kind);
+void sroce_key_publish(struct sroce_dev *sdev, struct sroce_key *k);
+void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k);
+struct sroce_key *sroce_key_get(struct sroce_dev *sdev, u32 key);
+void sroce_key_put(struct sroce_key *k);
+
+/* For the engines: see the comments in sroce_mr.c. */
+struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
+				 struct sroce_pd *pd, u32 qpn, u64 iova,
+				 u64 len, int access, enum sroce_mr_err *err);
+void sroce_mr_put(struct sroce_mr *mr);
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
+		  enum sroce_copy_dir dir);
+struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
+				   unsigned int *offset);
+int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
+		   const struct sroce_sge *sges, u32 nsge, u64 offset,
+		   void *buf, u32 len, enum sroce_copy_dir dir, int access);
+int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,
+			      u32 key);
+int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,
+		      struct sroce_mr *mr, u32 key, int access);
+enum sroce_mr_err sroce_mr_check(struct sroce_mr *mr, u32 key, bool remote,
+				 struct sroce_pd *pd, u64 iova, u64 len,
+				 int access);
+
+extern const struct ib_device_ops sroce_mr_ops;
+
+#endif /* SROCE_MR_H */
