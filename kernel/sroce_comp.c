@@ -300,7 +300,7 @@ static bool sroce_comp_complete(struct sroce_qp *qp)
 		progress = true;
 	}
 	if (progress)
-		sroce_ring_set_cons(qp->sq, qp->comp.tail);
+		sroce_sq_release(qp, qp->comp.tail);
 	return progress;
 }
 

@@ -11,10 +11,8 @@
 
 #include "sroce_qp.h"
 #include "sroce_param.h"
-#include "sroce_ring.h"
 #include "sroce_cq.h"
-#include "sroce_srq.h"
-#include "sroce_pd.h"
+#include "sroce_recv.h"
 #include "qp_fsm.h"
 #include "psn.h"
 
@@ -72,8 +70,47 @@ bool sroce_qp_caps(struct sroce_qp *qp, u32 caps)
 
 struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
 {
-	return qp->swqe + (size_t)(index & sroce_ring_mask(qp->sq)) *
-			  qp->swqe_size;
+	return qp->swqe + (size_t)(index & qp->sq.mask) * qp->swqe_size;
+}
+
+/**
+ * sroce_sq_prod - the SQ producer index, validated
+ *
+ * User space writes it: an index claiming more WQEs than the ring holds is
+ * hostile and puts the QP in error (nothing past the last sane index runs).
+ */
+u32 sroce_sq_prod(struct sroce_qp *qp)
+{
+	u32 n;
+
+	if (sroce_ring_cons_count(&qp->sq, &n)) {
+		sroce_qp_error(qp, true, IB_EVENT_QP_FATAL);
+		return qp->sq.cons;
+	}
+	return qp->sq.cons + n;
+}
+
+/* Release SQ slots up to @tail (completed WQEs) to the producer. */
+static void sroce_sq_release(struct sroce_qp *qp, u32 tail)
+{
+	while (qp->sq.cons != tail)
+		sroce_ring_cons_advance(&qp->sq);
+}
+
+static void sroce_ring_set_flag(struct sroce_ring *r, u32 flag, bool on)
+{
+	u32 f = READ_ONCE(r->hdr->flags);
+
+	WRITE_ONCE(r->hdr->flags, on ? f | flag : f & ~flag);
+}
+
+/* Back to empty on a move to RESET; user space reloads its indices. */
+static void sroce_ring_reset(struct sroce_ring *r)
+{
+	r->prod = 0;
+	r->cons = 0;
+	WRITE_ONCE(r->hdr->prod, 0);
+	WRITE_ONCE(r->hdr->cons, 0);
 }
 
 /* Tell user space whether posts must go through the kernel (flush). */
@@ -81,10 +118,10 @@ static void sroce_qp_set_flush_flags(struct sroce_qp *qp)
 {
 	enum ib_qp_state s = qp->state;
 
-	sroce_ring_set_flag(qp->sq, SROCE_RING_FLUSH,
+	sroce_ring_set_flag(&qp->sq, SROCE_RING_FLUSH,
 			    s == IB_QPS_ERR || s == IB_QPS_SQE);
-	if (qp->rq)
-		sroce_ring_set_flag(qp->rq->ring, SROCE_RING_FLUSH,
+	if (qp->has_rq)
+		sroce_ring_set_flag(&qp->rq.ring, SROCE_RING_FLUSH,
 				    s == IB_QPS_ERR);
 }
 
@@ -139,7 +176,7 @@ static bool sroce_idx_before(u32 a, u32 b)
  */
 static void sroce_qp_flush_sq(struct sroce_qp *qp)
 {
-	u32 prod = sroce_ring_prod(qp->sq);
+	u32 prod = sroce_sq_prod(qp);
 	struct sroce_cqe cqe = {
 		.status = IB_WC_WR_FLUSH_ERR,
 		.qp_num = qp->qpn,
@@ -149,14 +186,15 @@ static void sroce_qp_flush_sq(struct sroce_qp *qp)
 		if (sroce_idx_before(qp->comp.tail, qp->req.head))
 			cqe.wr_id = sroce_swqe_at(qp, qp->comp.tail)->wqe.wr_id;
 		else
-			cqe.wr_id = sroce_ring_read_wr_id(qp->sq, qp->comp.tail);
+			cqe.wr_id = READ_ONCE(((struct sroce_send_wqe *)
+				sroce_ring_slot(&qp->sq, qp->comp.tail))->wr_id);
 		sroce_cq_post(qp->scq, &cqe, false);
 		qp->comp.tail++;
 	}
 	qp->req.head = qp->comp.tail;
 	qp->req.cur = qp->comp.tail;
 	qp->req.rd_atomic = 0;
-	sroce_ring_set_cons(qp->sq, qp->comp.tail);
+	sroce_sq_release(qp, qp->comp.tail);
 }
 
 /* Flush the QP's own RQ (an SRQ keeps its WQEs, R3.3). */
@@ -166,9 +204,9 @@ static void sroce_qp_flush_rq(struct sroce_qp *qp)
 	struct sroce_recv_wqe wqe;
 	struct sroce_cqe cqe = {};
 
-	if (!qp->rq)
+	if (!qp->has_rq)
 		return;
-	while (!sroce_rq_pop(qp->rq, &wqe, sges)) {
+	while (!sroce_rq_pop(&qp->rq, &wqe, sges)) {
 		cqe.wr_id = wqe.wr_id;
 		cqe.status = IB_WC_WR_FLUSH_ERR;
 		cqe.opcode = IB_WC_RECV;
@@ -294,45 +332,47 @@ static int sroce_qp_create_queues(struct sroce_qp *qp,
 				  struct sroce_create_qp_resp *resp)
 {
 	struct ib_qp_cap *cap = &init->cap;
-	u32 log2 = order_base_2(cap->max_send_wr);
 	u32 stride = sroce_sq_stride(cap);
+	u32 slots;
 	int err;
 
-	qp->sq = sroce_ring_create(qp->sdev, udata, log2, stride, &resp->sq);
-	if (IS_ERR(qp->sq))
-		return PTR_ERR(qp->sq);
-	cap->max_send_wr = 1U << log2;
-	cap->max_inline_data = stride - sizeof(struct sroce_send_wqe);
-	cap->max_send_sge = min_t(u32, SROCE_MAX_SGE,
-				  cap->max_inline_data / sizeof(struct sroce_sge));
-	qp->sq_max_sge = cap->max_send_sge;
-	qp->max_inline = min_t(u32, cap->max_inline_data, SROCE_MAX_INLINE);
+	err = sroce_ring_init(&qp->sq, cap->max_send_wr, stride, udata);
+	if (err)
+		return err;
+	sroce_ring_info(&qp->sq, &resp->sq);
+	slots = sroce_ring_slots(&qp->sq);
+	cap->max_send_wr = slots;
+	qp->max_inline = min_t(u32, stride - sizeof(struct sroce_send_wqe),
+			       SROCE_MAX_INLINE);
 	cap->max_inline_data = qp->max_inline;
+	qp->sq_max_sge = min_t(u32, SROCE_MAX_SGE,
+			       (stride - sizeof(struct sroce_send_wqe)) /
+			       sizeof(struct sroce_sge));
+	cap->max_send_sge = qp->sq_max_sge;
 	resp->max_inline = qp->max_inline;
 
 	qp->swqe_size = sizeof(struct sroce_swqe) + stride;
-	qp->swqe = kvcalloc(1U << log2, qp->swqe_size, GFP_KERNEL);
+	qp->swqe = kvcalloc(slots, qp->swqe_size, GFP_KERNEL);
 	if (!qp->swqe) {
 		err = -ENOMEM;
 		goto err_sq;
 	}
 	if (!udata) {
-		qp->kptr = kvcalloc(1U << log2, sizeof(*qp->kptr), GFP_KERNEL);
+		qp->kptr = kvcalloc(slots, sizeof(*qp->kptr), GFP_KERNEL);
 		if (!qp->kptr) {
 			err = -ENOMEM;
 			goto err_swqe;
 		}
 	}
-
 	if (!init->srq) {
-		qp->rq = sroce_rq_create(qp->sdev, udata, cap->max_recv_wr,
-					 cap->max_recv_sge, &resp->rq);
-		if (IS_ERR(qp->rq)) {
-			err = PTR_ERR(qp->rq);
-			qp->rq = NULL;
+		err = sroce_rq_init(&qp->rq, cap->max_recv_wr,
+				    max_t(u32, cap->max_recv_sge, 1), udata);
+		if (err)
 			goto err_swqe;
-		}
-		cap->max_recv_wr = sroce_rq_size(qp->rq);
+		qp->has_rq = true;
+		sroce_ring_info(&qp->rq.ring, &resp->rq);
+		cap->max_recv_wr = qp->rq.max_wr;
+		cap->max_recv_sge = qp->rq.max_sge;
 	}
 	return 0;
 
@@ -340,8 +380,17 @@ err_swqe:
 	kvfree(qp->kptr);
 	kvfree(qp->swqe);
 err_sq:
-	sroce_ring_destroy(qp->sq);
+	sroce_ring_free(&qp->sq);
 	return err;
+}
+
+static void sroce_qp_free_queues(struct sroce_qp *qp)
+{
+	if (qp->has_rq)
+		sroce_rq_free(&qp->rq);
+	kvfree(qp->kptr);
+	kvfree(qp->swqe);
+	sroce_ring_free(&qp->sq);
 }
 
 static void sroce_qp_init_engines(struct sroce_qp *qp)
@@ -445,11 +494,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	return 0;
 
 err_queues:
-	if (qp->rq)
-		sroce_rq_destroy(qp->rq);
-	kvfree(qp->kptr);
-	kvfree(qp->swqe);
-	sroce_ring_destroy(qp->sq);
+	sroce_qp_free_queues(qp);
 err_qpn:
 	xa_erase_irq(&sdev->qp_xa, qp->qpn);
 	return err;
@@ -474,11 +519,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	skb_queue_purge(&qp->rx_req);
 	skb_queue_purge(&qp->rx_resp);
 	sroce_resp_free(qp);
-	if (qp->rq)
-		sroce_rq_destroy(qp->rq);
-	kvfree(qp->kptr);
-	kvfree(qp->swqe);
-	sroce_ring_destroy(qp->sq);
+	sroce_qp_free_queues(qp);
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	return 0;
 }
@@ -517,7 +558,7 @@ static int sroce_qp_check_values(struct sroce_qp *qp, struct ib_qp_attr *attr,
 		return -EINVAL;
 	/* The queues cannot be resized. */
 	if ((mask & IB_QP_CAP) &&
-	    (attr->cap.max_send_wr > sroce_ring_size(qp->sq) ||
+	    (attr->cap.max_send_wr > sroce_ring_slots(&qp->sq) ||
 	     attr->cap.max_send_sge > qp->sq_max_sge ||
 	     attr->cap.max_inline_data > qp->max_inline))
 		return -EINVAL;
@@ -531,9 +572,9 @@ static void sroce_qp_enter_state(struct sroce_qp *qp, enum ib_qp_state cur,
 	if (next == IB_QPS_RESET) {
 		skb_queue_purge(&qp->rx_req);
 		skb_queue_purge(&qp->rx_resp);
-		sroce_ring_reset(qp->sq);
-		if (qp->rq)
-			sroce_rq_reset(qp->rq);
+		sroce_ring_reset(&qp->sq);
+		if (qp->has_rq)
+			sroce_ring_reset(&qp->rq.ring);
 		sroce_qp_init_engines(qp);
 		qp->comm_est_sent = false;
 		qp->sqd_event_pending = false;
@@ -706,12 +747,12 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	rdma_copy_ah_attr(&attr->ah_attr, &a->ah_attr);
 	mutex_unlock(&qp->engine_mutex);
 
-	attr->cap.max_send_wr = sroce_ring_size(qp->sq);
+	attr->cap.max_send_wr = sroce_ring_slots(&qp->sq);
 	attr->cap.max_send_sge = qp->sq_max_sge;
 	attr->cap.max_inline_data = qp->max_inline;
-	if (qp->rq) {
-		attr->cap.max_recv_wr = sroce_rq_size(qp->rq);
-		attr->cap.max_recv_sge = sroce_rq_max_sge(qp->rq);
+	if (qp->has_rq) {
+		attr->cap.max_recv_wr = qp->rq.max_wr;
+		attr->cap.max_recv_sge = qp->rq.max_sge;
 	}
 	init->qp_type = qp->ibqp.qp_type;
 	init->send_cq = qp->ibqp.send_cq;
@@ -724,16 +765,15 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 /* Build a WQE in SQ slot @idx from a kernel work request. */
 static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
-			       u32 idx)
+			       struct sroce_send_wqe *w, u32 idx)
 {
-	struct sroce_send_wqe *w = sroce_ring_slot(qp->sq, idx);
-	u32 i, room = sroce_ring_stride(qp->sq) - sizeof(*w);
+	u32 i, room = qp->sq.stride - sizeof(*w);
 
 	memset(w, 0, sizeof(*w));
 	w->wr_id = wr->wr_id;
 	w->opcode = wr->opcode;
 	w->send_flags = wr->send_flags;
-	qp->kptr[idx & sroce_ring_mask(qp->sq)] = NULL;
+	qp->kptr[idx & qp->sq.mask] = NULL;
 
 	switch (wr->opcode) {
 	case IB_WR_SEND_WITH_IMM:
@@ -762,7 +802,7 @@ static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 		w->wr.atomic.swap = atomic_wr(wr)->swap;
 		break;
 	case IB_WR_REG_MR:
-		qp->kptr[idx & sroce_ring_mask(qp->sq)] = reg_wr(wr)->mr;
+		qp->kptr[idx & qp->sq.mask] = reg_wr(wr)->mr;
 		w->wr.bind_mw.new_rkey = reg_wr(wr)->key;
 		w->wr.bind_mw.access = reg_wr(wr)->access;
 		break;
@@ -770,7 +810,7 @@ static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 		break;
 	}
 	if (qp->type == SROCE_QPT_UD) {
-		qp->kptr[idx & sroce_ring_mask(qp->sq)] = ud_wr(wr)->ah;
+		qp->kptr[idx & qp->sq.mask] = ud_wr(wr)->ah;
 		w->wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
 		w->wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
 	}
@@ -807,7 +847,6 @@ static int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 {
 	struct sroce_qp *qp = to_sroce_qp(ibqp);
 	unsigned long flags;
-	u32 prod;
 	int err = 0;
 
 	/* User QPs post in the ring; this is only their doorbell. */
@@ -820,18 +859,18 @@ static int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return -EINVAL;
 	}
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	prod = sroce_ring_prod(qp->sq);
 	for (; wr; wr = wr->next) {
-		if (prod - sroce_ring_cons(qp->sq) >= sroce_ring_size(qp->sq)) {
+		struct sroce_send_wqe *w = sroce_ring_prod_slot(&qp->sq);
+
+		if (!w) {
 			err = -ENOMEM;
 			break;
 		}
-		err = sroce_qp_write_kwqe(qp, wr, prod);
+		err = sroce_qp_write_kwqe(qp, wr, w, qp->sq.prod);
 		if (err)
 			break;
-		prod++;
+		sroce_ring_prod_commit(&qp->sq);
 	}
-	sroce_ring_set_prod(qp->sq, prod);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (err)
 		*bad_wr = wr;
@@ -854,7 +893,7 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	err = sroce_rq_post_kernel(qp->rq, wr, bad_wr);
+	err = sroce_rq_post_kernel(&qp->rq, wr, bad_wr);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR)
 		sroce_qp_schedule(qp);
 	return err;

@@ -30,14 +30,14 @@
 
 #include "sroce.h"
 #include "sroce_net.h"
+#include "sroce_ring.h"
+#include "sroce_srq.h"
 #include "qp_type.h"
 
 #define SROCE_MAX_SGE_HARD 32	/* == SROCE_MAX_SGE, usable in array sizes */
 
 struct sroce_cq;
-struct sroce_srq;
-struct sroce_rq;
-struct sroce_ring;
+struct sroce_mr;
 
 /* Attributes set by modify_qp; under state_lock, read by the engines. */
 struct sroce_qp_attr {
@@ -161,8 +161,9 @@ struct sroce_qp {
 	struct sroce_cq *scq;
 	struct sroce_cq *rcq;
 	struct sroce_srq *srq;
-	struct sroce_ring *sq;
-	struct sroce_rq *rq;		/* own RQ, or NULL with an SRQ */
+	struct sroce_ring sq;		/* kernel: consumer (producer too for kernel QPs) */
+	struct sroce_rq rq;		/* own RQ, unless srq */
+	bool has_rq;
 	u32 sq_max_sge;
 	u32 max_inline;
 	u32 swqe_size;			/* bytes per qp->swqe entry */
@@ -225,6 +226,7 @@ void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 		    enum ib_event_type event);
 bool sroce_qp_caps(struct sroce_qp *qp, u32 caps);
 struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index);
+u32 sroce_sq_prod(struct sroce_qp *qp);
 
 /* Engines. Each returns true if it made progress. */
 bool sroce_req_run(struct sroce_qp *qp);

@@ -72,13 +72,13 @@ static void sroce_req_fail(struct sroce_qp *qp, struct sroce_swqe *sw,
 static struct sroce_swqe *sroce_req_fetch(struct sroce_qp *qp)
 {
 	struct sroce_swqe *sw = sroce_swqe_at(qp, qp->req.head);
-	u32 stride = sroce_ring_stride(qp->sq);
+	u32 stride = qp->sq.stride;
 	struct sroce_send_wqe *w = &sw->wqe;
 	struct sroce_sge *sge;
 	int kind;
 	u32 i;
 
-	memcpy(w, sroce_ring_slot(qp->sq, qp->req.head), stride);
+	memcpy(w, sroce_ring_slot(&qp->sq, qp->req.head), stride);
 	qp->req.head++;
 	sw->state = SROCE_SWQE_POSTED;
 	sw->status = IB_WC_SUCCESS;
@@ -132,11 +132,15 @@ static void sroce_req_local(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx)
 		err = sroce_mr_local_invalidate(qp->sdev, qp->pd, w->imm_data);
 		break;
 	case SROCE_WR_REG_MR:
-		err = sroce_mr_fast_reg(qp->sdev, qp->kptr[idx & sroce_ring_mask(qp->sq)],
+		err = sroce_mr_fast_reg(qp->sdev, qp->pd,
+					to_sroce_mr(qp->kptr[idx & qp->sq.mask]),
 					w->wr.bind_mw.new_rkey, w->wr.bind_mw.access);
 		break;
 	default:
-		err = sroce_mw_bind(qp->sdev, qp->pd, qp->qpn, &w->wr.bind_mw);
+		err = sroce_mw_bind(qp->sdev, qp->pd, qp->qpn, w->wr.bind_mw.mw_rkey,
+				    w->wr.bind_mw.new_rkey, w->wr.bind_mw.mr_lkey,
+				    w->wr.bind_mw.addr, w->wr.bind_mw.length,
+				    w->wr.bind_mw.access);
 		break;
 	}
 	if (err) {
@@ -162,7 +166,7 @@ static int sroce_req_dest(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx,
 	if (qp->is_user)
 		ah = sroce_ah_get_by_index(qp->sdev, sw->wqe.wr.ud.ah_index, qp->pd);
 	else
-		ah = sroce_ah_get(to_sroce_ah(qp->kptr[idx & sroce_ring_mask(qp->sq)]));
+		ah = sroce_ah_get(to_sroce_ah(qp->kptr[idx & qp->sq.mask]));
 	if (!ah)
 		return -EINVAL;
 	*av = ah->av;
@@ -376,10 +380,10 @@ bool sroce_req_run(struct sroce_qp *qp)
 		int ret;
 
 		if (idx == qp->req.head) {
-			if (qp->req.head == sroce_ring_prod(qp->sq) ||
+			if (qp->req.head == sroce_sq_prod(qp) ||
 			    !sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_NEXT_SEND))
 				break;
-			if (qp->req.head - qp->comp.tail >= sroce_ring_size(qp->sq))
+			if (qp->req.head - qp->comp.tail >= sroce_ring_slots(&qp->sq))
 				break;
 			sw = sroce_req_fetch(qp);
 			sw->npkts = 0;

@@ -8,6 +8,7 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/highmem.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -67,7 +68,7 @@ static u8 sroce_resp_ack_syn(struct sroce_qp *qp)
 {
 	if (qp->srq)
 		return sroce_aeth_syn_ack(SROCE_AETH_CREDIT_INVALID);
-	return sroce_aeth_syn_ack(sroce_credits_to_code(sroce_rq_count(qp->rq)));
+	return sroce_aeth_syn_ack(sroce_credits_to_code(sroce_rq_count(&qp->rq)));
 }
 
 static void sroce_resp_send_ack(struct sroce_qp *qp, u32 psn, u8 syn)
@@ -144,10 +145,8 @@ static int sroce_resp_pop_wqe(struct sroce_qp *qp)
 
 	if (qp->resp.have_wqe)
 		return 0;
-	if (qp->srq)
-		err = sroce_srq_pop(qp->srq, &qp->resp.rwqe, qp->resp.rsge);
-	else
-		err = sroce_rq_pop(qp->rq, &qp->resp.rwqe, qp->resp.rsge);
+	err = sroce_rq_pop(qp->srq ? &qp->srq->rq : &qp->rq, &qp->resp.rwqe,
+			   qp->resp.rsge);
 	if (err)
 		return err;
 	qp->resp.have_wqe = true;
@@ -265,7 +264,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 		ex = (__force u32)h->imm;
 	}
 	if (h->mask & SROCE_M_INV) {
-		if (sroce_mr_remote_invalidate(qp->sdev, qp->pd, h->ieth_rkey)) {
+		if (sroce_mr_local_invalidate(qp->sdev, qp->pd, h->ieth_rkey)) {
 			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, 0,
 					IB_WC_LOC_QP_OP_ERR);
 			return false;
@@ -311,7 +310,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		r->wmr = NULL;
 		if (h->reth.len &&
 		    (!(qp->attr.access & IB_ACCESS_REMOTE_WRITE) ||
-		     !(r->wmr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd,
+		     !(r->wmr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, qp->qpn,
 						h->reth.va, h->reth.len,
 						IB_ACCESS_REMOTE_WRITE, &merr)))) {
 			/* R3.4: bad R_Key, range or access */
@@ -376,7 +375,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 		return 0;
 	if (!(qp->attr.access & IB_ACCESS_REMOTE_READ))
 		return -EACCES;
-	e->mr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, h->reth.va,
+	e->mr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, qp->qpn, h->reth.va,
 				h->reth.len, IB_ACCESS_REMOTE_READ, &merr);
 	return e->mr ? 0 : -EACCES;
 }
@@ -456,6 +455,30 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 	return progress;
 }
 
+/*
+ * Execute an ATOMIC on the 8-byte aligned word at @va (R1.2) with a real
+ * CPU atomic: atomic against every other CPU and QP, with no global lock.
+ */
+static int sroce_resp_do_atomic(struct sroce_mr *mr, u64 va, bool cmp_swap,
+				u64 swap_add, u64 comp, u64 *orig)
+{
+	unsigned int off;
+	struct page *page = sroce_mr_iova_to_page(mr, va, &off);
+	u8 *map;
+	u64 *word;
+
+	if (!page)
+		return -EFAULT;
+	map = kmap_local_page(page);
+	word = (u64 *)(map + off);
+	if (cmp_swap)
+		*orig = cmpxchg64(word, comp, swap_add);
+	else
+		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)word);
+	kunmap_local(map);
+	return 0;
+}
+
 static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
@@ -472,16 +495,16 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	mr = (qp->attr.access & IB_ACCESS_REMOTE_ATOMIC) ?
-	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, h->atmeth.va,
+	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, qp->qpn, h->atmeth.va,
 			     8, IB_ACCESS_REMOTE_ATOMIC, &merr) : NULL;
 	if (!mr) {
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
-	err = sroce_mr_atomic(mr, h->atmeth.va,
-			      h->opcode == SROCE_OP_RC_COMPARE_SWAP,
-			      h->atmeth.swap_add, h->atmeth.comp, &orig);
+	err = sroce_resp_do_atomic(mr, h->atmeth.va,
+				   h->opcode == SROCE_OP_RC_COMPARE_SWAP,
+				   h->atmeth.swap_add, h->atmeth.comp, &orig);
 	sroce_mr_put(mr);
 	if (err) {
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, IB_EVENT_QP_REQ_ERR, 0);
