@@ -23,6 +23,8 @@
 
 #define DRV_NAME "sroce"
 
+struct sroce_net_dev;
+
 struct sroce_dev {
 	struct ib_device ibdev;
 
@@ -48,6 +50,8 @@ struct sroce_dev {
 	struct xarray srq_xa;
 	struct xarray ah_xa;
 	u32 mr_next, qp_next, srq_next, ah_next;	/* xa_alloc_cyclic cursors */
+
+	struct sroce_net_dev *net;	/* sroce_net.c; set by sroce_net_dev_init */
 
 	/* Lock free; see sroce_counters.h and sroce_stats.c. */
 	atomic64_t counters[SROCE_NUM_COUNTERS];

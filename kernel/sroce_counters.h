@@ -24,6 +24,8 @@
 	X(DROP_BAD_PKEY, "rx_drop_bad_pkey")				\
 	X(DROP_NO_MEM, "rx_drop_no_mem")				\
 	X(DROP_NO_RECV_WQE, "rx_drop_no_recv_wqe")			\
+	X(DROP_MCAST, "rx_drop_mcast")					\
+	X(DROP_CNP, "rx_drop_cnp")					\
 	/* requester */							\
 	X(REQ_SENT, "req_pkts_sent")					\
 	X(RETRANS_TIMEOUT, "retrans_timeout")				\

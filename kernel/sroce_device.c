@@ -10,6 +10,7 @@
 #include <rdma/sroce-abi.h>
 
 #include "sroce.h"
+#include "sroce_net.h"
 #include "sroce_param.h"
 #include "sroce_ring.h"
 #include "sroce_cq.h"
@@ -17,6 +18,7 @@
 #include "sroce_mr.h"
 #include "sroce_mw.h"
 #include "sroce_ah.h"
+#include "sroce_stats.h"
 
 /* libsroce matches devices by this attribute; see Documentation/abi.md. */
 static ssize_t sroce_abi_version_show(struct device *device,
@@ -93,6 +95,7 @@ void sroce_port_update(struct sroce_dev *sdev)
 static const struct ib_device_ops *const sroce_area_ops[] = {
 	&sroce_dev_ops,
 	&sroce_ring_ops, &sroce_cq_ops, &sroce_srq_ops, &sroce_mr_ops, &sroce_mw_ops, &sroce_ah_ops,
+	&sroce_stats_ops,
 };
 
 /**
@@ -141,6 +144,9 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
 	if (err)
 		goto err_dealloc;
+	err = sroce_net_dev_init(sdev);
+	if (err)
+		goto err_dealloc;
 
 	/* Visible to the notifier before registration: see the check below. */
 	sroce_dev_list_add(sdev);
@@ -160,6 +166,7 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 
 err_list_del:
 	sroce_dev_list_del(sdev);
+	sroce_net_dev_fini(sdev);
 err_dealloc:
 	/* ib_dealloc_device drops the netdev reference taken above. */
 	ib_dealloc_device(&sdev->ibdev);

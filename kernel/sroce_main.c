@@ -8,6 +8,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "sroce.h"
+#include "sroce_net.h"
 #include "qp_fsm.h"
 
 /* The core mirrors these kernel enums by value (kernel/core/qp_fsm.h). */
@@ -165,12 +166,19 @@ static int __init sroce_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&sroce_netdev_nb);
+	err = sroce_net_init();
 	if (err)
 		return err;
+	err = register_netdevice_notifier(&sroce_netdev_nb);
+	if (err)
+		goto err_net_exit;
 	rdma_link_register(&sroce_link_ops);
 	pr_info(DRV_NAME ": loaded\n");
 	return 0;
+
+err_net_exit:
+	sroce_net_exit();
+	return err;
 }
 
 static void __exit sroce_exit(void)
@@ -178,6 +186,7 @@ static void __exit sroce_exit(void)
 	rdma_link_unregister(&sroce_link_ops);
 	unregister_netdevice_notifier(&sroce_netdev_nb);
 	sroce_unregister_all();
+	sroce_net_exit();
 	pr_info(DRV_NAME ": unloaded\n");
 }
 

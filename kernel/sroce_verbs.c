@@ -11,6 +11,7 @@
 #include <rdma/sroce-abi.h>
 
 #include "sroce.h"
+#include "sroce_net.h"
 #include "sroce_param.h"
 #include "timers.h"
 
@@ -184,6 +185,7 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&sdev->srq_xa);
 	xa_destroy(&sdev->ah_xa);
 	sroce_dev_list_del(sdev);
+	sroce_net_dev_fini(sdev);
 	pr_info(DRV_NAME ": removed %s\n", dev_name(&ibdev->dev));
 }
 

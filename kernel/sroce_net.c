@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce network layer: the RoCEv2 UDP sockets (port 4791) of each network
+ * namespace that holds a sroce device's netdev, address vectors, skb
+ * allocation, transmit and the local (loopback) delivery.
+ *
+ * Objects and locking:
+ *
+ * struct sroce_net_ns - one per netns with at least one sroce device:
+ *   an IPv4 and an IPv6 UDP tunnel socket, and an xarray ifindex ->
+ *   sroce_dev of the devices whose netdev is in that netns. On
+ *   sroce_net_list. users, sock4/sock6, net and the list are protected by
+ *   sroce_net_mutex (process context only: socket creation sleeps). The
+ *   xarray has its own lock for writers (taken under sroce_net_mutex) and
+ *   is read under RCU by the receive softirq. The sockets' sk_user_data
+ *   points to the sroce_net_ns (RCU); the object is freed with kfree_rcu
+ *   after its sockets are released, so a receive softirq that still sees
+ *   it can finish.
+ *
+ * struct sroce_net_dev - one per device (sdev->net): its sroce_net_ns and
+ *   its loopback queue (an sk_buff_head, with its own lock) drained by a
+ *   BH work item. Written only by sroce_net_dev_init/fini.
+ *
+ * A device found through the xarray is used only after ib_device_try_get()
+ * succeeded: that fails once unregistration has started, and the
+ * ib_device memory itself is freed after an RCU grace period.
+ *
+ * Netns life: a sroce_net_ns is created by the first device's
+ * sroce_net_dev_init and freed by the last sroce_net_dev_fini. If the
+ * netns dies first (its devices' unregistration is asynchronous), the
+ * pernet exit releases the sockets at once and leaves the (empty) object
+ * to the last fini; no netns reference is held, so "ip netns del" works.
+ */
+#include <linux/if_ether.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <linux/workqueue.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_verbs.h>
+
+#include "sroce.h"
+#include "sroce_net.h"
+#include "sroce_recv.h"
+#include "bth.h"
+#include "icrc.h"
+
+/* Loopback packets queued per receiving device before the sender drops. */
+#define SROCE_LOOP_QLEN		4096
+/* Loopback packets handled per run of the BH work. */
+#define SROCE_LOOP_BUDGET	64
+
+struct sroce_net_ns {
+	/* Protected by sroce_net_mutex. */
+	struct list_head node;		/* on sroce_net_list */
+	struct net *net;		/* NULL once the netns has exited */
+	unsigned int users;		/* devices using this object */
+	struct socket *sock4;		/* NULL when released */
+	struct socket *sock6;		/* NULL if IPv6 is off or released */
+
+	/* ifindex -> struct sroce_dev; RCU readers, xa lock for writers. */
+	struct xarray devs;
+	struct rcu_head rcu;
+};
+
+struct sroce_net_dev {
+	struct sroce_dev *sdev;
+	struct sroce_net_ns *ns;
+	int ifindex;			/* key in ns->devs */
+	struct sk_buff_head loop_q;	/* packets sent to this device locally */
+	struct work_struct loop_work;	/* on system_bh_wq: drains loop_q */
+};
+
+static LIST_HEAD(sroce_net_list);
+static DEFINE_MUTEX(sroce_net_mutex);
+
+/*
+ * The device of @ndev in @ns, with an ib_device reference, or NULL.
+ * Context: RCU read-side section (softirq counts).
+ */
+static struct sroce_dev *sroce_ns_dev_get(struct sroce_net_ns *ns,
+					  const struct net_device *ndev)
+{
+	struct sroce_dev *sdev = xa_load(&ns->devs, ndev->ifindex);
+
+	if (!sdev || sdev->ndev != ndev || !ib_device_try_get(&sdev->ibdev))
+		return NULL;
+	return sdev;
+}
+
+/*
+ * encap_rcv of the sockets: softirq, RCU held, skb->data at the UDP
+ * header. Always consumes the skb (returns 0). Packets that arrive on a
+ * netdev without a sroce device are dropped: there is no device to count
+ * them on.
+ */
+static int sroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
+{
+	struct sroce_net_ns *ns = rcu_dereference_sk_user_data(sk);
+	struct sroce_dev *sdev = NULL;
+
+	if (ns && skb->dev)
+		sdev = sroce_ns_dev_get(ns, skb->dev);
+	if (!sdev) {
+		kfree_skb(skb);
+		return 0;
+	}
+	sroce_recv_skb(sdev, skb, false);
+	ib_device_put(&sdev->ibdev);
+	return 0;
+}
+
+static struct socket *sroce_sock_create(struct net *net,
+					struct sroce_net_ns *ns, bool ipv6)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.sk_user_data = ns,
+		.encap_type = 1,
+		.encap_rcv = sroce_udp_encap_recv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = ipv6 ? AF_INET6 : AF_INET,
+		.local_udp_port = htons(SROCE_UDP_PORT),
+		/* RoCEv2 senders may leave the IPv6 UDP checksum zero. */
+		.use_udp6_rx_checksums = false,
+		.ipv6_v6only = ipv6,
+	};
+	struct socket *sock;
+	int err;
+
+	err = udp_sock_create(net, &cfg, &sock);
+	if (err)
+		return ERR_PTR(err);
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	return sock;
+}
+
+/* Caller holds sroce_net_mutex. */
+static void sroce_ns_release_socks(struct sroce_net_ns *ns)
+{
+	lockdep_assert_held(&sroce_net_mutex);
+	if (ns->sock6)
+		udp_tunnel_sock_release(ns->sock6);
+	if (ns->sock4)
+		udp_tunnel_sock_release(ns->sock4);
+	ns->sock6 = NULL;
+	ns->sock4 = NULL;
+}
+
+/*
+ * The sroce_net_ns of @net with a new user, creating it and its sockets
+ * if needed. Caller holds sroce_net_mutex and a reference on @net.
+ */
+static struct sroce_net_ns *sroce_ns_get(struct net *net)
+{
+	struct sroce_net_ns *ns;
+	struct socket *sock;
+	int err;
+
+	lockdep_assert_held(&sroce_net_mutex);
+	list_for_each_entry(ns, &sroce_net_list, node) {
+		if (ns->net == net) {
+			ns->users++;
+			return ns;
+		}
+	}
+
+	ns = kzalloc(sizeof(*ns), GFP_KERNEL);
+	if (!ns)
+		return ERR_PTR(-ENOMEM);
+	ns->net = net;
+	ns->users = 1;
+	xa_init(&ns->devs);
+
+	sock = sroce_sock_create(net, ns, false);
+	if (IS_ERR(sock)) {
+		err = PTR_ERR(sock);
+		goto err_free_ns;
+	}
+	ns->sock4 = sock;
+	sock = sroce_sock_create(net, ns, true);
+	if (IS_ERR(sock)) {
+		err = PTR_ERR(sock);
+		/* IPv6 disabled (ipv6.disable=1): IPv4 only. */
+		if (err != -EAFNOSUPPORT)
+			goto err_release_socks;
+		sock = NULL;
+	}
+	ns->sock6 = sock;
+	list_add(&ns->node, &sroce_net_list);
+	return ns;
+
+err_release_socks:
+	sroce_ns_release_socks(ns);
+err_free_ns:
+	kfree(ns);
+	return ERR_PTR(err);
+}
+
+/* Drop a user; the last one frees. Caller holds sroce_net_mutex. */
+static void sroce_ns_put(struct sroce_net_ns *ns)
+{
+	lockdep_assert_held(&sroce_net_mutex);
+	if (--ns->users)
+		return;
+	sroce_ns_release_socks(ns);
+	list_del(&ns->node);
+	xa_destroy(&ns->devs);
+	kfree_rcu(ns, rcu);
+}
+
+/* Drains the loopback queue of one device (BH context, RCU held). */
+static void sroce_loop_work(struct work_struct *work)
+{
+	struct sroce_net_dev *nd = container_of(work, struct sroce_net_dev,
+						loop_work);
+	struct sroce_dev *sdev = nd->sdev;
+	struct sk_buff *skb;
+	int budget = SROCE_LOOP_BUDGET;
+
+	if (!ib_device_try_get(&sdev->ibdev)) {
+		/* Being unregistered: sroce_net_dev_fini purges the rest. */
+		skb_queue_purge(&nd->loop_q);
+		return;
+	}
+	while (budget-- && (skb = skb_dequeue(&nd->loop_q)))
+		sroce_recv_skb(sdev, skb, true);
+	if (!skb_queue_empty(&nd->loop_q))
+		queue_work(system_bh_wq, &nd->loop_work);
+	ib_device_put(&sdev->ibdev);
+}
+
+/**
+ * sroce_net_dev_init - attach a new device to its netns's RoCEv2 sockets
+ * @sdev: the device, not yet registered; sdev->ndev set
+ *
+ * Creates the netns's UDP sockets if this is its first device. Process
+ * context; takes sroce_net_mutex. Returns 0 or a negative errno
+ * (-EADDRINUSE if something else owns UDP port 4791 in that netns, e.g.
+ * rdma_rxe in init_net), leaving nothing behind on error.
+ */
+int sroce_net_dev_init(struct sroce_dev *sdev)
+{
+	struct net_device *ndev = sdev->ndev;
+	struct sroce_net_ns *ns;
+	struct sroce_net_dev *nd;
+	struct net *net;
+	int err;
+
+	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
+	if (!nd)
+		return -ENOMEM;
+	nd->sdev = sdev;
+	skb_queue_head_init(&nd->loop_q);
+	INIT_WORK(&nd->loop_work, sroce_loop_work);
+
+	rcu_read_lock();
+	net = maybe_get_net(dev_net(ndev));
+	rcu_read_unlock();
+	if (!net) {
+		err = -ENODEV;		/* the netns is being dismantled */
+		goto err_free_nd;
+	}
+
+	mutex_lock(&sroce_net_mutex);
+	ns = sroce_ns_get(net);
+	if (IS_ERR(ns)) {
+		err = PTR_ERR(ns);
+		goto err_unlock;
+	}
+	nd->ns = ns;
+	nd->ifindex = ndev->ifindex;
+	err = xa_insert(&ns->devs, nd->ifindex, sdev, GFP_KERNEL);
+	if (err)
+		goto err_put_ns;
+	mutex_unlock(&sroce_net_mutex);
+	put_net(net);
+	sdev->net = nd;
+	return 0;
+
+err_put_ns:
+	sroce_ns_put(ns);
+err_unlock:
+	mutex_unlock(&sroce_net_mutex);
+	put_net(net);
+err_free_nd:
+	kfree(nd);
+	return err;
+}
+
+/**
+ * sroce_net_dev_fini - detach a device from its netns's sockets
+ * @sdev: the device; unregistered (or never registered), so no new
+ *        ib_device reference can be taken on it
+ *
+ * Releases the sockets with the netns's last device and drops queued
+ * loopback packets. Idempotent. Process context; takes sroce_net_mutex.
+ */
+void sroce_net_dev_fini(struct sroce_dev *sdev)
+{
+	struct sroce_net_dev *nd = sdev->net;
+
+	if (!nd)
+		return;
+	sdev->net = NULL;
+
+	mutex_lock(&sroce_net_mutex);
+	xa_erase(&nd->ns->devs, nd->ifindex);
+	sroce_ns_put(nd->ns);
+	mutex_unlock(&sroce_net_mutex);
+
+	cancel_work_sync(&nd->loop_work);
+	skb_queue_purge(&nd->loop_q);
+	kfree(nd);
+}
+
+/*
+ * A netns is going away: its devices' netdevs are already gone from it,
+ * but the devices' unregistration may still be queued. Release the
+ * sockets now; the last sroce_net_dev_fini frees the object.
+ */
+static void __net_exit sroce_net_exit_net(struct net *net)
+{
+	struct sroce_net_ns *ns;
+
+	mutex_lock(&sroce_net_mutex);
+	list_for_each_entry(ns, &sroce_net_list, node) {
+		if (ns->net == net) {
+			sroce_ns_release_socks(ns);
+			ns->net = NULL;
+		}
+	}
+	mutex_unlock(&sroce_net_mutex);
+}
+
+static struct pernet_operations sroce_net_ops = {
+	.exit = sroce_net_exit_net,
+};
+
+int sroce_net_init(void)
+{
+	return register_pernet_subsys(&sroce_net_ops);
+}
+
+void sroce_net_exit(void)
+{
+	unregister_pernet_subsys(&sroce_net_ops);
+	/* Every device is gone, so every sroce_net_ns is. */
+	WARN_ON(!list_empty(&sroce_net_list));
+	/* No receive softirq may still run sroce_udp_encap_recv. */
+	synchronize_net();
+}
+
+/**
+ * sroce_av_from_ah_attr - resolve an address handle to IP addresses
+ * @sdev: the device
+ * @attr: a RoCE address handle attribute with GRH (sgid_attr set by the
+ *        core)
+ * @av:   filled on success
+ *
+ * RoCE v2 only (seed-rules: sroce is a RoCEv2 device). Returns 0, or
+ * -EINVAL for a non-RoCE or GRH-less attribute, a RoCE v1 source GID, a
+ * source GID of another device, or a destination GID of the other IP
+ * family. Any context.
+ */
+int sroce_av_from_ah_attr(struct sroce_dev *sdev,
+			  const struct rdma_ah_attr *attr, struct sroce_av *av)
+{
+	const struct ib_global_route *grh;
+	const struct ib_gid_attr *sgid_attr;
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} src, dst;
+
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
+	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
+		return -EINVAL;
+	grh = rdma_ah_read_grh(attr);
+	sgid_attr = grh->sgid_attr;
+	if (!sgid_attr || sgid_attr->device != &sdev->ibdev ||
+	    sgid_attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return -EINVAL;
+
+	memset(av, 0, sizeof(*av));
+	av->network_type = rdma_gid_attr_network_type(sgid_attr);
+	rdma_gid2ip(&src.sa, &sgid_attr->gid);
+	rdma_gid2ip(&dst.sa, &grh->dgid);
+	switch (av->network_type) {
+	case RDMA_NETWORK_IPV4:
+		if (src.sa.sa_family != AF_INET || dst.sa.sa_family != AF_INET)
+			return -EINVAL;
+		av->saddr.ip4 = src.in.sin_addr.s_addr;
+		av->daddr.ip4 = dst.in.sin_addr.s_addr;
+		break;
+	case RDMA_NETWORK_IPV6:
+		if (dst.sa.sa_family != AF_INET6)
+			return -EINVAL;
+		av->saddr.ip6 = src.in6.sin6_addr;
+		av->daddr.ip6 = dst.in6.sin6_addr;
+		av->flow_label = grh->flow_label & 0xfffff;	/* 20 bits */
+		break;
+	default:
+		return -EINVAL;
+	}
+	av->hop_limit = grh->hop_limit ?: SROCE_DEFAULT_HOP_LIMIT;
+	av->traffic_class = grh->traffic_class;
+	return 0;
+}
+
+/**
+ * sroce_udp_sport - UDP source port of a connection (ECMP entropy)
+ * @lqpn: local QPN
+ * @rqpn: remote QPN
+ *
+ * The kernel's symmetric flow label of the QPN pair folded into
+ * 0xC000..0xFFFF (rdma_get_udp_sport with no flow label), so that both
+ * directions of a connection hash alike.
+ */
+u16 sroce_udp_sport(u32 lqpn, u32 rqpn)
+{
+	return rdma_flow_label_to_udp_sport(rdma_calc_flow_label(lqpn, rqpn));
+}
+
+/**
+ * sroce_net_alloc_skb - an skb for one outgoing RoCEv2 packet
+ * @sdev:   the sending device
+ * @av:     the destination (only its network type is used)
+ * @ib_len: bytes from the first BTH byte to the last ICRC byte
+ *
+ * Returns an skb whose data is @ib_len bytes at skb->data (uninitialised:
+ * the caller writes BTH .. pad; sroce_net_xmit writes the ICRC), with
+ * headroom for the link, IP and UDP headers; NULL if out of memory.
+ * Any context (GFP_ATOMIC).
+ */
+struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
+				    const struct sroce_av *av,
+				    unsigned int ib_len)
+{
+	struct net_device *ndev = sdev->ndev;
+	bool v6 = av->network_type == RDMA_NETWORK_IPV6;
+	unsigned int head;
+	struct sk_buff *skb;
+
+	head = LL_RESERVED_SPACE(ndev) + sizeof(struct udphdr) +
+	       (v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr));
+	skb = alloc_skb(head + ib_len + ndev->needed_tailroom, GFP_ATOMIC);
+	if (unlikely(!skb))
+		return NULL;
+	skb_reserve(skb, head);
+	skb->protocol = v6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
+	skb_put(skb, ib_len);
+	return skb;
+}
+
+/*
+ * Write the ICRC into the last 4 bytes. skb->data is at the IP header of
+ * @ip_len bytes, followed by UDP and BTH (linear), then the rest (which
+ * may be in fragments).
+ */
+static int sroce_icrc_fill(struct sk_buff *skb, unsigned int ip_len)
+{
+	unsigned int ib_off = ip_len + sizeof(struct udphdr);
+	unsigned int from = ib_off + SROCE_BTH_LEN;
+	unsigned int to = skb->len - SROCE_ICRC_LEN;
+	unsigned int consumed = 0, len;
+	struct sroce_icrc_ctx ctx;
+	struct skb_seq_state st;
+	const u8 *data;
+	u8 icrc[SROCE_ICRC_LEN];
+
+	if (WARN_ON_ONCE(skb_headlen(skb) < from))
+		return -EINVAL;
+	if (sroce_icrc_init(&ctx, skb->data, ip_len, skb->data + ip_len,
+			    skb->data + ib_off))
+		return -EINVAL;
+	skb_prepare_seq_read(skb, from, to, &st);
+	while ((len = skb_seq_read(consumed, &data, &st)) != 0) {
+		sroce_icrc_update(&ctx, data, len);
+		consumed += len;
+	}
+	sroce_icrc_put(icrc, sroce_icrc_final(&ctx));
+	return skb_store_bits(skb, to, icrc, SROCE_ICRC_LEN);
+}
+
+static void sroce_push_udp(struct sk_buff *skb, u16 sport)
+{
+	struct udphdr *uh;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = htons(sport);
+	uh->dest = htons(SROCE_UDP_PORT);
+	uh->len = htons(skb->len);
+	uh->check = 0;		/* IPv4: none; IPv6: set by udp6_set_csum */
+}
+
+/*
+ * Deliver a fully built packet (skb->data at the IP header, ICRC written)
+ * to @dst_sdev of this host through its loopback queue: the same receive
+ * checks as from the wire, in BH context, without re-entering the
+ * caller. Consumes the skb. Caller holds a reference on @dst_sdev.
+ */
+static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
+			  unsigned int ip_len)
+{
+	struct sroce_net_dev *nd = dst_sdev->net;
+
+	if (unlikely(!nd || skb_queue_len(&nd->loop_q) >= SROCE_LOOP_QLEN)) {
+		kfree_skb(skb);
+		return -ENOBUFS;
+	}
+	skb_reset_network_header(skb);
+	if (skb->protocol == htons(ETH_P_IP))
+		ip_send_check(ip_hdr(skb));
+	__skb_pull(skb, ip_len);
+	skb_reset_transport_header(skb);
+	skb->dev = dst_sdev->ndev;
+	skb->pkt_type = PACKET_HOST;
+	skb_queue_tail(&nd->loop_q, skb);
+	queue_work(system_bh_wq, &nd->loop_work);
+	return 0;
+}
+
+/*
+ * The sroce device owning local address @ndev_of_addr in the sender's
+ * netns, with a reference, or NULL. RCU held.
+ */
+static struct sroce_dev *sroce_local_dev_get(struct sroce_dev *sdev,
+					     struct net_device *ndev)
+{
+	if (!ndev || !sdev->net)
+		return NULL;
+	if (ndev == sdev->ndev)
+		return ib_device_try_get(&sdev->ibdev) ? sdev : NULL;
+	return sroce_ns_dev_get(sdev->net->ns, ndev);
+}
+
+static void sroce_push_ipv4(struct net *net, struct sk_buff *skb,
+			    const struct sroce_av *av)
+{
+	struct iphdr *iph;
+
+	__skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = IPVERSION;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = av->traffic_class;
+	iph->tot_len = htons(skb->len);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = av->hop_limit;
+	iph->protocol = IPPROTO_UDP;
+	iph->check = 0;
+	iph->saddr = av->saddr.ip4;
+	iph->daddr = av->daddr.ip4;
+	/* The ID is covered by the ICRC: choose it before computing that. */
+	__ip_select_ident(net, iph, 1);
+}
+
+/* IPv4 transmit; consumes the skb. RCU held. */
+static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
+		       struct sk_buff *skb, const struct sroce_av *av,
+		       u16 sport)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = sdev->ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_tos = RT_TOS(av->traffic_class),
+		.saddr = av->saddr.ip4,
+		.daddr = av->daddr.ip4,
+		.fl4_sport = htons(sport),
+		.fl4_dport = htons(SROCE_UDP_PORT),
+	};
+	struct sroce_dev *dst_sdev = NULL;
+	struct rtable *rt;
+	int err;
+
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt)) {
+		ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI4\n",
+				      &av->daddr.ip4);
+		kfree_skb(skb);
+		return -EHOSTUNREACH;
+	}
+	sroce_push_udp(skb, sport);
+	sroce_push_ipv4(net, skb, av);
+	err = sroce_icrc_fill(skb, sizeof(struct iphdr));
+	if (err)
+		goto err_free;
+
+	if (rt->rt_type == RTN_LOCAL)
+		dst_sdev = sroce_local_dev_get(sdev,
+					       __ip_dev_find(net, av->daddr.ip4,
+							     false));
+	if (dst_sdev) {
+		ip_rt_put(rt);
+		err = sroce_loopback(dst_sdev, skb, sizeof(struct iphdr));
+		ib_device_put(&dst_sdev->ibdev);
+		return err;
+	}
+
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	skb->priority = rt_tos2priority(av->traffic_class);
+	skb_dst_set(skb, &rt->dst);
+	err = ip_local_out(net, NULL, skb);
+	if (unlikely(net_xmit_eval(err)))
+		return err < 0 ? err : -ENOBUFS;
+	return 0;
+
+err_free:
+	ip_rt_put(rt);
+	kfree_skb(skb);
+	return err;
+}
+
+static void sroce_push_ipv6(struct sk_buff *skb, const struct sroce_av *av)
+{
+	struct ipv6hdr *ip6h;
+	unsigned int udp_len = skb->len;
+
+	__skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label));
+	ip6h->payload_len = htons(udp_len);
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = av->hop_limit;
+	ip6h->saddr = av->saddr.ip6;
+	ip6h->daddr = av->daddr.ip6;
+	/* A real UDP checksum (CHECKSUM_PARTIAL: finished by the netdev). */
+	udp6_set_csum(false, skb, &ip6h->saddr, &ip6h->daddr, udp_len);
+}
+
+/* IPv6 transmit; consumes the skb. RCU held. */
+static int sroce_xmit6(struct sroce_dev *sdev, struct net *net,
+		       struct sk_buff *skb, const struct sroce_av *av,
+		       u16 sport)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = sdev->ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.flowlabel = ip6_make_flowinfo(av->traffic_class,
+					       htonl(av->flow_label)),
+		.saddr = av->saddr.ip6,
+		.daddr = av->daddr.ip6,
+		.fl6_sport = htons(sport),
+		.fl6_dport = htons(SROCE_UDP_PORT),
+	};
+	struct sroce_dev *dst_sdev = NULL;
+	struct dst_entry *dst;
+	int err;
+
+	dst = ip6_route_output(net, NULL, &fl6);
+	if (dst->error) {
+		ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI6\n",
+				      &av->daddr.ip6);
+		dst_release(dst);
+		kfree_skb(skb);
+		return -EHOSTUNREACH;
+	}
+	sroce_push_udp(skb, sport);
+	sroce_push_ipv6(skb, av);
+	err = sroce_icrc_fill(skb, sizeof(struct ipv6hdr));
+	if (err)
+		goto err_free;
+
+	if (dst_rt6_info(dst)->rt6i_flags & RTF_LOCAL)
+		dst_sdev = sroce_local_dev_get(sdev,
+					       ipv6_dev_find(net, &av->daddr.ip6,
+							     NULL));
+	if (dst_sdev) {
+		dst_release(dst);
+		err = sroce_loopback(dst_sdev, skb, sizeof(struct ipv6hdr));
+		ib_device_put(&dst_sdev->ibdev);
+		return err;
+	}
+
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	skb->priority = rt_tos2priority(av->traffic_class);
+	skb_dst_set(skb, dst);
+	err = ip6_local_out(net, NULL, skb);
+	if (unlikely(net_xmit_eval(err)))
+		return err < 0 ? err : -ENOBUFS;
+	return 0;
+
+err_free:
+	dst_release(dst);
+	kfree_skb(skb);
+	return err;
+}
+
+/**
+ * sroce_net_xmit - send one RoCEv2 packet
+ * @sdev:      the sending device
+ * @skb:       from sroce_net_alloc_skb(): skb->data at the BTH, skb->len
+ *             BTH .. ICRC (BTH and headers linear; the payload may be in
+ *             page fragments); consumed in every case
+ * @av:        destination, from sroce_av_from_ah_attr()
+ * @udp_sport: UDP source port, e.g. sroce_udp_sport()
+ *
+ * Pushes UDP and IP headers, writes the ICRC, routes in the netdev's
+ * netns and sends with ip_local_out/ip6_local_out. A packet to an address
+ * of a sroce device of this host (the sender itself included) does not
+ * touch the wire: it goes to that device's receive path, through the
+ * same checks, from a BH work item (never re-entering the caller).
+ *
+ * Counts tx_pkts/tx_bytes (BTH .. ICRC) or tx_errors. Returns 0 or a
+ * negative errno (-EINVAL bad skb or AV, -EHOSTUNREACH no route,
+ * -EMSGSIZE over the path MTU, -ENOBUFS dropped by a queue). Takes no
+ * lock, never sleeps; not from hard irq.
+ */
+int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
+		   const struct sroce_av *av, u16 udp_sport)
+{
+	unsigned int ib_len = skb->len;
+	struct net *net;
+	int err;
+	unsigned int ip_len = av->network_type == RDMA_NETWORK_IPV6 ?
+			      sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+
+	if (unlikely(ib_len < SROCE_BTH_LEN + SROCE_ICRC_LEN ||
+		     skb_headroom(skb) < sizeof(struct udphdr) + ip_len)) {
+		kfree_skb(skb);
+		err = -EINVAL;
+		goto out_err;
+	}
+	skb->dev = sdev->ndev;
+
+	rcu_read_lock();
+	net = dev_net_rcu(sdev->ndev);
+	switch (av->network_type) {
+	case RDMA_NETWORK_IPV4:
+		skb->protocol = htons(ETH_P_IP);
+		err = sroce_xmit4(sdev, net, skb, av, udp_sport);
+		break;
+	case RDMA_NETWORK_IPV6:
+		skb->protocol = htons(ETH_P_IPV6);
+		err = sroce_xmit6(sdev, net, skb, av, udp_sport);
+		break;
+	default:
+		kfree_skb(skb);
+		err = -EINVAL;
+		break;
+	}
+	rcu_read_unlock();
+	if (err)
+		goto out_err;
+	sroce_count(sdev, SROCE_CNT_TX_PKTS);
+	sroce_count_add(sdev, SROCE_CNT_TX_BYTES, ib_len);
+	return 0;
+
+out_err:
+	sroce_count(sdev, SROCE_CNT_TX_ERRORS);
+	return err;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sroce network layer: per-netns RoCEv2 UDP sockets (port 4791), address
+ * vectors, skb allocation and transmit. Receive is in sroce_recv.c.
+ *
+ * Contexts: sroce_net_dev_init/fini and sroce_net_init/exit sleep (process
+ * context only). sroce_av_from_ah_attr, sroce_net_alloc_skb and
+ * sroce_net_xmit may run in any context except hard irq (they take no
+ * lock and do not sleep).
+ */
+#ifndef SROCE_NET_H
+#define SROCE_NET_H
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/skbuff.h>
+#include <rdma/ib_verbs.h>
+
+struct sroce_dev;
+
+/* IANA port of RoCEv2 (IBA Annex A17.2). */
+#define SROCE_UDP_PORT		4791
+
+/* Used when an address handle asks for a hop limit of 0. */
+#define SROCE_DEFAULT_HOP_LIMIT	64
+
+/**
+ * struct sroce_av - where a packet goes, resolved from an rdma_ah_attr
+ * @network_type: RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6
+ * @hop_limit:    IPv4 TTL or IPv6 hop limit (never 0)
+ * @traffic_class: IPv4 TOS or IPv6 traffic class
+ * @flow_label:   IPv6 flow label (20 bits); 0 for IPv4
+ * @saddr:        source IP (the source GID's address)
+ * @daddr:        destination IP (the destination GID's address)
+ *
+ * Plain data: copy it freely. For IPv4 only the ip4 members are used.
+ */
+struct sroce_av {
+	u8 network_type;
+	u8 hop_limit;
+	u8 traffic_class;
+	u32 flow_label;
+	union {
+		__be32 ip4;
+		struct in6_addr ip6;
+	} saddr, daddr;
+};
+
+/* Module init/exit: the per-netns bookkeeping. */
+int sroce_net_init(void);
+void sroce_net_exit(void);
+
+/* Device life: the UDP sockets of the device's netns, loopback queue. */
+int sroce_net_dev_init(struct sroce_dev *sdev);
+void sroce_net_dev_fini(struct sroce_dev *sdev);
+
+int sroce_av_from_ah_attr(struct sroce_dev *sdev,
+			  const struct rdma_ah_attr *attr, struct sroce_av *av);
+u16 sroce_udp_sport(u32 lqpn, u32 rqpn);
+
+struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
+				    const struct sroce_av *av,
+				    unsigned int ib_len);
+int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
+		   const struct sroce_av *av, u16 udp_sport);
+
+#endif /* SROCE_NET_H */
