@@ -51,6 +51,9 @@ static int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 			return -ENOMEM;
 	}
 	rdma_copy_ah_attr(&ah->attr, init->ah_attr);
+	err = sroce_av_from_ah_attr(sdev, &ah->attr, &ah->av);
+	if (err)
+		goto err_destroy_attr;
 	if (!udata)
 		return 0;
 
@@ -63,7 +66,8 @@ static int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 
 err_destroy_attr:
 	rdma_destroy_ah_attr(&ah->attr);
-	xa_erase_irq(&sdev->ah_xa, ah->index);
+	if (udata)
+		xa_erase_irq(&sdev->ah_xa, ah->index);
 	return err;
 }
 

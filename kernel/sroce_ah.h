@@ -11,12 +11,15 @@
 #include <linux/refcount.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_net.h"
+
 struct sroce_dev;
 struct sroce_pd;
 
 struct sroce_ah {
 	struct ib_ah ibah;
 	struct rdma_ah_attr attr;	/* constant; sgid_attr referenced */
+	struct sroce_av av;		/* constant: attr resolved for sending */
 	u32 index;			/* user AHs: index in ah_xa; else 0 */
 	refcount_t ref;			/* user AHs: table + lookups */
 	struct completion released;

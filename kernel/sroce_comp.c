@@ -9,10 +9,10 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce_qp.h"
+#include "qp_fsm.h"
 #include "sroce_cq.h"
 #include "sroce_mr.h"
 #include "sroce_ring.h"
-#include "sroce_recv.h"
 #include "aeth.h"
 #include "opcode.h"
 #include "psn.h"
@@ -110,7 +110,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		sroce_count(qp->sdev, SROCE_CNT_ACK_RCVD);
 		sroce_comp_ack_upto(qp, psn);
 		return;
-	case SROCE_AETH_RNR:
+	case SROCE_AETH_RNR_NAK:
 		sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_RCVD);
 		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 		sw = sroce_comp_oldest(qp);
@@ -152,7 +152,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 /* A READ response: place its payload; the last one completes the WQE. */
 static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	u32 psn = h->psn, pmtu = qp->attr.pmtu, len = h->payload_len;
 	struct sroce_swqe *sw;
 	u64 off;
@@ -183,7 +183,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	if (len) {
-		buf = sroce_pkt_payload_linear(skb, len);
+		buf = sroce_pkt_payload(skb);
 		err = buf ? sroce_sgl_copy(qp->sdev, qp->pd,
 					   (struct sroce_sge *)(sw + 1),
 					   sw->wqe.num_sge, off, buf, len,
@@ -204,7 +204,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 
 static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_swqe *sw;
 	u64 orig = h->atmack_orig;
 	int err;
@@ -232,7 +232,7 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 
 static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 
 	if (qp->type != SROCE_QPT_RC)
 		return;
@@ -293,7 +293,7 @@ static bool sroce_comp_complete(struct sroce_qp *qp)
 
 			if (sw->status != IB_WC_SUCCESS)
 				sroce_count(qp->sdev, SROCE_CNT_COMPLETION_ERRORS);
-			if (sroce_cq_post(qp->scq, &cqe, false) == -EOVERFLOW)
+			if (sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false) == -EOVERFLOW)
 				sroce_qp_error(qp, true, IB_EVENT_QP_FATAL);
 		}
 		qp->comp.tail++;
@@ -325,6 +325,7 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 
 /**
  * sroce_comp_arm_timer - (re)start the local ACK timer if requests wait
+ * @qp: the QP
  *
  * T = 4.096 us * 2^timeout, and timeout 0 means no timer at all (R2.2).
  */
@@ -365,7 +366,8 @@ bool sroce_comp_run(struct sroce_qp *qp)
 		progress = true;
 	}
 	while (budget-- > 0 && (skb = skb_dequeue(&qp->rx_resp))) {
-		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND))
+		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND) &&
+		    !sroce_pkt_hdrs(skb, &qp->rx_h))
 			sroce_comp_pkt(qp, skb);
 		kfree_skb(skb);
 		progress = true;

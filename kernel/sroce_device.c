@@ -19,6 +19,7 @@
 #include "sroce_mw.h"
 #include "sroce_ah.h"
 #include "sroce_stats.h"
+#include "sroce_qp.h"
 
 /* libsroce matches devices by this attribute; see Documentation/abi.md. */
 static ssize_t sroce_abi_version_show(struct device *device,
@@ -95,7 +96,7 @@ void sroce_port_update(struct sroce_dev *sdev)
 static const struct ib_device_ops *const sroce_area_ops[] = {
 	&sroce_dev_ops,
 	&sroce_ring_ops, &sroce_cq_ops, &sroce_srq_ops, &sroce_mr_ops, &sroce_mw_ops, &sroce_ah_ops,
-	&sroce_stats_ops,
+	&sroce_stats_ops, &sroce_qp_ops,
 };
 
 /**

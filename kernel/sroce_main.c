@@ -8,6 +8,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "sroce.h"
+#include "sroce_qp.h"
 #include "sroce_net.h"
 #include "qp_fsm.h"
 
@@ -166,9 +167,12 @@ static int __init sroce_init(void)
 {
 	int err;
 
-	err = sroce_net_init();
+	err = sroce_qp_module_init();
 	if (err)
 		return err;
+	err = sroce_net_init();
+	if (err)
+		goto err_qp_exit;
 	err = register_netdevice_notifier(&sroce_netdev_nb);
 	if (err)
 		goto err_net_exit;
@@ -178,6 +182,8 @@ static int __init sroce_init(void)
 
 err_net_exit:
 	sroce_net_exit();
+err_qp_exit:
+	sroce_qp_module_exit();
 	return err;
 }
 
@@ -187,6 +193,7 @@ static void __exit sroce_exit(void)
 	unregister_netdevice_notifier(&sroce_netdev_nb);
 	sroce_unregister_all();
 	sroce_net_exit();
+	sroce_qp_module_exit();
 	pr_info(DRV_NAME ": unloaded\n");
 }
 

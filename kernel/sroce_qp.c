@@ -31,6 +31,8 @@ static enum sroce_qp_type sroce_qpt(enum ib_qp_type t)
 
 /**
  * sroce_qp_get - look a QP up by number for the receive path
+ * @sdev: the device
+ * @qpn: the QP number
  *
  * Returns the QP with a reference (drop it with sroce_qp_put()), or NULL.
  * Callable from softirq.
@@ -75,6 +77,7 @@ struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
 
 /**
  * sroce_sq_prod - the SQ producer index, validated
+ * @qp: the QP
  *
  * User space writes it: an index claiming more WQEs than the ring holds is
  * hostile and puts the QP in error (nothing past the last sane index runs).
@@ -91,7 +94,7 @@ u32 sroce_sq_prod(struct sroce_qp *qp)
 }
 
 /* Release SQ slots up to @tail (completed WQEs) to the producer. */
-static void sroce_sq_release(struct sroce_qp *qp, u32 tail)
+void sroce_sq_release(struct sroce_qp *qp, u32 tail)
 {
 	while (qp->sq.cons != tail)
 		sroce_ring_cons_advance(&qp->sq);
@@ -188,7 +191,7 @@ static void sroce_qp_flush_sq(struct sroce_qp *qp)
 		else
 			cqe.wr_id = READ_ONCE(((struct sroce_send_wqe *)
 				sroce_ring_slot(&qp->sq, qp->comp.tail))->wr_id);
-		sroce_cq_post(qp->scq, &cqe, false);
+		sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false);
 		qp->comp.tail++;
 	}
 	qp->req.head = qp->comp.tail;
@@ -211,7 +214,7 @@ static void sroce_qp_flush_rq(struct sroce_qp *qp)
 		cqe.status = IB_WC_WR_FLUSH_ERR;
 		cqe.opcode = IB_WC_RECV;
 		cqe.qp_num = qp->qpn;
-		sroce_cq_post(qp->rcq, &cqe, false);
+		sroce_cq_post(qp->rcq, &cqe, &qp->ibqp, false);
 	}
 }
 
@@ -255,6 +258,17 @@ static void sroce_qp_work(struct work_struct *work)
 	sroce_qp_put(qp);
 }
 
+/*
+ * The payload of a received packet as one linear buffer (engines run in
+ * process context, so linearizing is allowed). NULL without memory.
+ */
+u8 *sroce_pkt_payload(struct sk_buff *skb)
+{
+	if (skb_is_nonlinear(skb) && skb_linearize(skb))
+		return NULL;
+	return skb->data + sroce_pkt(skb)->hdr_len;
+}
+
 /**
  * sroce_qp_rcv - hand a received, validated packet to its QP
  * @sdev: the device it arrived on
@@ -267,19 +281,19 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_qp *qp;
 
-	qp = sroce_qp_get(sdev, pkt->hdrs.dqpn);
+	qp = sroce_qp_get(sdev, pkt->dqpn);
 	if (!qp) {
 		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
 		kfree_skb(skb);
 		return;
 	}
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
-	    sroce_opcode_transport(pkt->hdrs.opcode) != (u8)qp->type) {
+	    sroce_opcode_transport(pkt->opcode) != (u8)qp->type) {
 		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
 				  SROCE_CNT_DROP_QP_TYPE :
 				  SROCE_CNT_DROP_QP_STATE);
 		kfree_skb(skb);
-	} else if (pkt->hdrs.mask & SROCE_M_REQ) {
+	} else if (pkt->mask & SROCE_M_REQ) {
 		skb_queue_tail(&qp->rx_req, skb);
 		sroce_qp_schedule(qp);
 	} else {

@@ -32,6 +32,8 @@
 #include "sroce_net.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
+#include "sroce_pkt.h"
+#include "parse.h"
 #include "qp_type.h"
 
 #define SROCE_MAX_SGE_HARD 32	/* == SROCE_MAX_SGE, usable in array sizes */
@@ -193,6 +195,7 @@ struct sroce_qp {
 	struct work_struct work;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;
+	struct sroce_hdrs rx_h;		/* headers of the packet being handled */
 	struct sroce_req req;
 	struct sroce_resp resp;
 	struct sroce_comp comp;
@@ -227,6 +230,8 @@ void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 bool sroce_qp_caps(struct sroce_qp *qp, u32 caps);
 struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index);
 u32 sroce_sq_prod(struct sroce_qp *qp);
+void sroce_sq_release(struct sroce_qp *qp, u32 tail);
+u8 *sroce_pkt_payload(struct sk_buff *skb);
 
 /* Engines. Each returns true if it made progress. */
 bool sroce_req_run(struct sroce_qp *qp);

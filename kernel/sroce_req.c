@@ -8,6 +8,9 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce_qp.h"
+#include "sroce_param.h"
+#include "qp_fsm.h"
+#include <rdma/ib_mad.h>
 #include "sroce_ah.h"
 #include "sroce_mr.h"
 #include "sroce_mw.h"
@@ -163,14 +166,16 @@ static int sroce_req_dest(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx,
 		*dqpn = qp->attr.dest_qpn;
 		return 0;
 	}
-	if (qp->is_user)
+	if (qp->is_user) {
 		ah = sroce_ah_get_by_index(qp->sdev, sw->wqe.wr.ud.ah_index, qp->pd);
-	else
-		ah = sroce_ah_get(to_sroce_ah(qp->kptr[idx & qp->sq.mask]));
-	if (!ah)
-		return -EINVAL;
-	*av = ah->av;
-	sroce_ah_put(ah);
+		if (!ah)
+			return -EINVAL;
+		*av = ah->av;
+		sroce_ah_put(ah);
+	} else {
+		/* A kernel AH lives until its WRs complete (the ULP's rule). */
+		*av = to_sroce_ah(qp->kptr[idx & qp->sq.mask])->av;
+	}
 	*dqpn = sw->wqe.wr.ud.remote_qpn & 0xFFFFFF;
 	/* A Q_Key with the top bit set means "use the QP's Q_Key" (R1.5). */
 	*qkey = sw->wqe.wr.ud.remote_qkey & 0x80000000 ? qp->attr.qkey :
@@ -205,7 +210,7 @@ static void sroce_req_fill_hdrs(struct sroce_qp *qp, struct sroce_swqe *sw,
 		h->ieth_rkey = w->imm_data;
 }
 
-/**
+/*
  * sroce_req_send_one - build and send the next packet of a WQE
  *
  * Returns 0 when a packet left, 1 when the WQE may not progress now, or a

@@ -13,10 +13,12 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce_qp.h"
+#include "sroce_param.h"
+#include "qp_fsm.h"
+#include <rdma/ib_mad.h>
 #include "sroce_cq.h"
 #include "sroce_mr.h"
 #include "sroce_srq.h"
-#include "sroce_recv.h"
 #include "aeth.h"
 #include "opcode.h"
 #include "parse.h"
@@ -86,7 +88,7 @@ static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code cod
 
 static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 				u32 byte_len, u32 wc_flags, u32 ex,
-				const struct sk_buff *skb, bool solicited)
+				struct sk_buff *skb, bool solicited)
 {
 	struct sroce_cqe cqe = {
 		.wr_id = qp->resp.rwqe.wr_id,
@@ -99,17 +101,16 @@ static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 	};
 
 	if (qp->type == SROCE_QPT_UD && skb) {
-		const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+		const struct sroce_hdrs *h = &qp->rx_h;
 
 		cqe.src_qp = h->deth.sqpn;
 		cqe.wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
-		cqe.network_hdr_type = ip_hdr(skb)->version == 4 ?
-				       RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6;
+		cqe.network_hdr_type = sroce_pkt(skb)->network_type;
 	}
 	if (status != IB_WC_SUCCESS)
 		sroce_count(qp->sdev, SROCE_CNT_COMPLETION_ERRORS);
 	qp->resp.have_wqe = false;
-	if (sroce_cq_post(qp->rcq, &cqe, solicited) == -EOVERFLOW)
+	if (sroce_cq_post(qp->rcq, &cqe, &qp->ibqp, solicited) == -EOVERFLOW)
 		sroce_qp_error(qp, false, IB_EVENT_QP_FATAL);
 }
 
@@ -179,8 +180,8 @@ static u32 sroce_rwqe_len(struct sroce_qp *qp)
 /* UD receive (R1.1, R1.5): Q_Key and P_Key checks, GRH, one packet. */
 static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
-	u8 grh[SROCE_GRH_LEN] = {};
+	const struct sroce_hdrs *h = &qp->rx_h;
+	union rdma_network_hdr grh;
 	u8 *payload;
 	u32 flags = 0;
 
@@ -198,17 +199,15 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 		return;		/* UD has no RNR: the datagram is lost */
 	}
 	/* RoCE v2 puts the IP header in the GRH area (IPv4 in its last 20). */
-	if (ip_hdr(skb)->version == 4)
-		memcpy(grh + 20, ip_hdr(skb), sizeof(struct iphdr));
-	else
-		memcpy(grh, ipv6_hdr(skb), sizeof(struct ipv6hdr));
+	BUILD_BUG_ON(sizeof(grh) != SROCE_GRH_LEN);
+	sroce_pkt_network_hdr(skb, &grh);
 	if (SROCE_GRH_LEN + h->payload_len > sroce_rwqe_len(qp)) {
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_LEN_ERR, IB_WC_RECV, 0, 0, 0,
 				    skb, false);
 		sroce_qp_error(qp, false, 0);
 		return;
 	}
-	if (sroce_resp_scatter(qp, grh, sizeof(grh)) ||
+	if (sroce_resp_scatter(qp, &grh, sizeof(grh)) ||
 	    sroce_resp_scatter(qp, payload, h->payload_len)) {
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, 0, 0, 0,
 				    skb, false);
@@ -224,7 +223,7 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 /* SEND FIRST/MIDDLE/LAST/ONLY (RC, UC). Returns false to not advance. */
 static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	u32 flags = 0, ex = 0;
 	u8 *payload = sroce_pkt_payload(skb);
 	int err;
@@ -281,7 +280,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 /* RDMA WRITE FIRST/MIDDLE/LAST/ONLY (+ immediate). */
 static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_resp *r = &qp->resp;
 	u8 *payload = sroce_pkt_payload(skb);
 	enum sroce_mr_err merr;
@@ -393,7 +392,7 @@ static struct sroce_rd_res *sroce_resp_new_res(struct sroce_qp *qp)
 
 static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_rd_res *e;
 
 	if (h->reth.len > SROCE_MAX_MSG_SZ) {
@@ -481,7 +480,7 @@ static int sroce_resp_do_atomic(struct sroce_mr *mr, u64 va, bool cmp_swap,
 
 static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	enum sroce_mr_err merr;
 	struct sroce_rd_res *e;
 	struct sroce_mr *mr;
@@ -527,7 +526,7 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 /* A request older than expected (R2.6). */
 static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	u32 i;
 
 	sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
@@ -578,7 +577,7 @@ static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_hdrs *h)
 
 static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	const struct sroce_hdrs *h = &sroce_pkt(skb)->hdrs;
+	const struct sroce_hdrs *h = &qp->rx_h;
 	s32 d = psn_diff(h->psn, qp->resp.epsn);
 	bool rc = qp->type == SROCE_QPT_RC, done;
 
@@ -669,7 +668,9 @@ bool sroce_resp_run(struct sroce_qp *qp)
 					qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 			}
 		}
-		if (qp->type == SROCE_QPT_UD)
+		if (sroce_pkt_hdrs(skb, &qp->rx_h))
+			;	/* validated on receipt: cannot happen */
+		else if (qp->type == SROCE_QPT_UD)
 			sroce_resp_ud(qp, skb);
 		else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
 			sroce_resp_rc_uc(qp, skb);
