@@ -113,6 +113,7 @@ static const struct verbs_context_ops sroce_ctx_ops = {
 /* Each area (CQ, QP, MR, ...) contributes the verbs it implements. */
 static const struct verbs_context_ops *const sroce_area_ops[] = {
 	&sroce_ctx_ops,
+	&sroce_cq_ctx_ops, &sroce_srq_ctx_ops, &sroce_mr_ctx_ops, &sroce_ah_ctx_ops,
 };
 
 static struct verbs_context *sroce_alloc_context(struct ibv_device *ibdev,

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+/*
+ * libsroce shared receive queues, and the receive-ring producer that QP
+ * receive queues use too. Posting never makes a system call.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include <infiniband/driver.h>
+
+#include "sroce.h"
+
+int sroce_post_recv_ring(struct sroce_uring *r, uint32_t max_sge,
+			 struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
+{
+	struct sroce_recv_wqe *wqe;
+	struct sroce_sge *sge;
+	int ret = 0, i;
+
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > max_sge) {
+			ret = EINVAL;
+			break;
+		}
+		wqe = sroce_uring_prod_slot(r);
+		if (!wqe) {
+			ret = ENOMEM;
+			break;
+		}
+		wqe->wr_id = wr->wr_id;
+		wqe->num_sge = wr->num_sge;
+		wqe->reserved = 0;
+		sge = (struct sroce_sge *)(wqe + 1);
+		for (i = 0; i < wr->num_sge; i++) {
+			sge[i].addr = wr->sg_list[i].addr;
+			sge[i].length = wr->sg_list[i].length;
+			sge[i].lkey = wr->sg_list[i].lkey;
+		}
+		sroce_uring_prod_advance(r);
+	}
+	sroce_uring_prod_publish(r);
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
+
+static int sroce_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+			       struct ibv_recv_wr **bad_wr)
+{
+	struct sroce_srq *srq = to_ssrq(ibsrq);
+	int ret;
+
+	pthread_spin_lock(&srq->lock);
+	ret = sroce_post_recv_ring(&srq->ring, srq->max_sge, wr, bad_wr);
+	pthread_spin_unlock(&srq->lock);
+	return ret;
+}
+
+static int sroce_srq_setup(struct sroce_srq *srq, struct ibv_context *ctx,
+			   const struct sroce_create_srq_resp *resp,
+			   uint32_t max_sge)
+{
+	int ret;
+
+	srq->max_sge = max_sge;
+	srq->srq_num = resp->srq_num;
+	ret = sroce_uring_map(&srq->ring, ctx->cmd_fd, &resp->ring,
+			      sizeof(struct sroce_recv_wqe) +
+			      max_sge * sizeof(struct sroce_sge));
+	if (ret)
+		return ret;
+	ret = pthread_spin_init(&srq->lock, PTHREAD_PROCESS_PRIVATE);
+	if (ret)
+		sroce_uring_unmap(&srq->ring);
+	return ret;
+}
+
+static struct ibv_srq *sroce_create_srq(struct ibv_pd *pd,
+					struct ibv_srq_init_attr *attr)
+{
+	struct {
+		struct ib_uverbs_create_srq_resp ibv_resp;
+		struct sroce_create_srq_resp drv;
+	} resp = {};
+	struct ibv_create_srq cmd;
+	struct sroce_srq *srq;
+	int ret;
+
+	srq = calloc(1, sizeof(*srq));
+	if (!srq)
+		return NULL;
+	ret = ibv_cmd_create_srq(pd, &srq->vsrq.srq, attr, &cmd, sizeof(cmd),
+				 &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = sroce_srq_setup(srq, pd->context, &resp.drv, attr->attr.max_sge);
+	if (ret)
+		goto err_destroy;
+	return &srq->vsrq.srq;
+
+err_destroy:
+	ibv_cmd_destroy_srq(&srq->vsrq.srq);
+err_free:
+	free(srq);
+	errno = ret;
+	return NULL;
+}
+
+/* Basic SRQs only (no XRC, no tag matching). */
+static struct ibv_srq *sroce_create_srq_ex(struct ibv_context *ctx,
+					   struct ibv_srq_init_attr_ex *attr)
+{
+	struct {
+		struct ib_uverbs_create_srq_resp ibv_resp;
+		struct sroce_create_srq_resp drv;
+	} resp = {};
+	struct ibv_create_xsrq cmd;
+	struct sroce_srq *srq;
+	int ret;
+
+	if ((attr->comp_mask & ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD)) ||
+	    ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+	     attr->srq_type != IBV_SRQT_BASIC)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd) {
+		errno = EINVAL;
+		return NULL;
+	}
+	srq = calloc(1, sizeof(*srq));
+	if (!srq)
+		return NULL;
+	ret = ibv_cmd_create_srq_ex(ctx, &srq->vsrq, attr, &cmd, sizeof(cmd),
+				    &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = sroce_srq_setup(srq, ctx, &resp.drv, attr->attr.max_sge);
+	if (ret)
+		goto err_destroy;
+	return &srq->vsrq.srq;
+
+err_destroy:
+	ibv_cmd_destroy_srq(&srq->vsrq.srq);
+err_free:
+	free(srq);
+	errno = ret;
+	return NULL;
+}
+
+static int sroce_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+			    int mask)
+{
+	struct ibv_modify_srq cmd;
+
+	return ibv_cmd_modify_srq(srq, attr, mask, &cmd, sizeof(cmd));
+}
+
+static int sroce_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct ibv_query_srq cmd;
+
+	return ibv_cmd_query_srq(srq, attr, &cmd, sizeof(cmd));
+}
+
+static int sroce_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct sroce_srq *srq = to_ssrq(ibsrq);
+	int ret;
+
+	ret = ibv_cmd_destroy_srq(ibsrq);
+	if (ret)
+		return ret;
+	sroce_uring_unmap(&srq->ring);
+	pthread_spin_destroy(&srq->lock);
+	free(srq);
+	return 0;
+}
+
+const struct verbs_context_ops sroce_srq_ctx_ops = {
+	.create_srq = sroce_create_srq,
+	.create_srq_ex = sroce_create_srq_ex,
+	.destroy_srq = sroce_destroy_srq,
+	.modify_srq = sroce_modify_srq,
+	.post_srq_recv = sroce_post_srq_recv,
+	.query_srq = sroce_query_srq,
+};
