@@ -18,6 +18,7 @@
 #include <ccan/array_size.h>
 
 #include "sroce.h"
+#include "sroce_qp.h"
 
 static bool sroce_match_device(struct verbs_sysfs_dev *sysfs_dev)
 {
@@ -113,6 +114,7 @@ static const struct verbs_context_ops sroce_ctx_ops = {
 /* Each area (CQ, QP, MR, ...) contributes the verbs it implements. */
 static const struct verbs_context_ops *const sroce_area_ops[] = {
 	&sroce_ctx_ops,
+	&sroce_qp_ops,
 };
 
 static struct verbs_context *sroce_alloc_context(struct ibv_device *ibdev,

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
+/*
+ * Producer side of a sroce ring (include/uapi/rdma/sroce-abi.h) as the
+ * QP code uses it: the SQ and the RQ, where user space produces and the
+ * kernel consumes. Interim helper until providers/sroce/sroce_ring.h (CQ
+ * area) lands; the names map one to one:
+ *
+ *   slot(r, i)          &slots[(i & mask) * stride]
+ *   load_cons(r)        load-acquire of hdr->cons   (the kernel's index)
+ *   publish(r)          store-release of hdr->prod  (after the slot writes)
+ *   load_flags(r)       load-acquire of hdr->flags
+ *
+ * Indices are free-running u32: "used = prod - cons" is right across the
+ * 2^32 wrap. A hostile or garbage cons can only make the ring look full.
+ * No locking here: the caller holds the queue's lock.
+ */
+#ifndef SROCE_URING_H
+#define SROCE_URING_H
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/sroce-abi.h>
+
+/*
+ * The host unit test overrides these to watch the ordering of the slot
+ * writes against the index store; everyone else gets C11 atomics.
+ */
+#ifndef sroce_uring_store_release
+#define sroce_uring_store_release(p, v)					\
+	atomic_store_explicit((_Atomic(uint32_t) *)(p), (v),		\
+			      memory_order_release)
+#endif
+#ifndef sroce_uring_load_acquire
+#define sroce_uring_load_acquire(p)					\
+	atomic_load_explicit((_Atomic(uint32_t) *)(p), memory_order_acquire)
+#endif
+
+struct sroce_uring {
+	struct sroce_ring_hdr *hdr;	/* start of the mapping */
+	uint8_t *slots;			/* hdr + SROCE_RING_HDR_SIZE */
+	size_t map_size;		/* for munmap; 0 = no ring */
+	uint32_t mask;			/* slots - 1 */
+	uint32_t stride;		/* bytes per slot */
+	uint32_t cap;			/* most entries outstanding (<= slots) */
+	uint32_t prod;			/* local producer index, not yet public */
+};
+
+/*
+ * sroce_uring_setup - describe a mapped ring after checking the kernel's
+ * ring info against the mapping. @map is mmap()'s result for @info,
+ * @min_stride the bytes one entry needs at the advertised caps, @cap the
+ * WR count the kernel granted. Returns 0, or EPROTO when the layout cannot
+ * hold what was granted (a kernel/provider mismatch).
+ */
+static inline int sroce_uring_setup(struct sroce_uring *r, void *map,
+				    const struct sroce_ring_info *info,
+				    uint32_t min_stride, uint32_t cap)
+{
+	uint64_t slots;
+
+	if (info->log2_size > 24 || info->stride < min_stride ||
+	    info->stride % 8)
+		return EPROTO;
+	slots = 1ULL << info->log2_size;
+	if (info->mmap_size < SROCE_RING_HDR_SIZE + slots * info->stride)
+		return EPROTO;
+	r->hdr = map;
+	r->slots = (uint8_t *)map + SROCE_RING_HDR_SIZE;
+	r->map_size = info->mmap_size;
+	r->mask = (uint32_t)slots - 1;
+	r->stride = info->stride;
+	r->cap = cap < slots ? cap : (uint32_t)slots;
+	/* The kernel starts (and resets) both indices at 0; trust its word. */
+	r->prod = sroce_uring_load_acquire(&r->hdr->prod);
+	return 0;
+}
+
+static inline void *sroce_uring_slot(const struct sroce_uring *r, uint32_t i)
+{
+	return r->slots + (size_t)(i & r->mask) * r->stride;
+}
+
+static inline uint32_t sroce_uring_load_cons(const struct sroce_uring *r)
+{
+	return sroce_uring_load_acquire(&r->hdr->cons);
+}
+
+static inline uint32_t sroce_uring_load_flags(const struct sroce_uring *r)
+{
+	return sroce_uring_load_acquire(&r->hdr->flags);
+}
+
+/* Can index @i be filled, i.e. are fewer than cap entries outstanding? */
+static inline bool sroce_uring_full(const struct sroce_uring *r, uint32_t i)
+{
+	return i - sroce_uring_load_cons(r) >= r->cap;
+}
+
+/* Make every slot below @prod visible to the kernel: one release store. */
+static inline void sroce_uring_publish(struct sroce_uring *r, uint32_t prod)
+{
+	r->prod = prod;
+	sroce_uring_store_release(&r->hdr->prod, prod);
+}
+
+/*
+ * Must the kernel be told to flush what was just published? Call after
+ * sroce_uring_publish(). The full fence orders our prod store before the
+ * flags load; the kernel orders its flags store before its prod load
+ * (smp_mb()), so at least one side sees the other and no WQE is stranded.
+ */
+static inline bool sroce_uring_need_flush(const struct sroce_uring *r)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	return sroce_uring_load_flags(r) & SROCE_RING_FLUSH;
+}
+
+/* After a RESET the kernel has zeroed the indices: start again from them. */
+static inline void sroce_uring_reload(struct sroce_uring *r)
+{
+	if (r->hdr)
+		r->prod = sroce_uring_load_acquire(&r->hdr->prod);
+}
+
+#endif /* SROCE_URING_H */
