@@ -25,25 +25,10 @@
 #include "sroce-abi.h"
 #include "sroce_qp.h"
 
-/* The WR and SGE layouts the builders rely on. */
-static_assert(sizeof(struct ibv_sge) == sizeof(struct sroce_sge), "sge");
-static_assert(offsetof(struct ibv_sge, addr) ==
-	      offsetof(struct sroce_sge, addr), "sge.addr");
-static_assert(offsetof(struct ibv_sge, length) ==
-	      offsetof(struct sroce_sge, length), "sge.length");
-static_assert(offsetof(struct ibv_sge, lkey) ==
-	      offsetof(struct sroce_sge, lkey), "sge.lkey");
-static_assert(sizeof(struct ibv_data_buf) ==
-	      sizeof(struct sroce_inline_buf), "data_buf");
-static_assert(offsetof(struct ibv_data_buf, length) ==
-	      offsetof(struct sroce_inline_buf, length), "data_buf.length");
+/* libibverbs' values are the uverbs ABI's, which the kernel reads. */
 static_assert((int)IBV_WR_SEND_WITH_INV == IB_UVERBS_WR_SEND_WITH_INV &&
 	      (int)IBV_WR_BIND_MW == IB_UVERBS_WR_BIND_MW &&
 	      (int)IBV_WR_RDMA_READ == IB_UVERBS_WR_RDMA_READ, "wr opcodes");
-static_assert(IBV_SEND_FENCE == SROCE_SEND_FENCE &&
-	      IBV_SEND_SIGNALED == SROCE_SEND_SIGNALED &&
-	      IBV_SEND_SOLICITED == SROCE_SEND_SOLICITED &&
-	      IBV_SEND_INLINE == SROCE_SEND_INLINE, "send flags");
 static_assert((int)IBV_QPT_RC == IB_UVERBS_QPT_RC &&
 	      (int)IBV_QPT_UC == IB_UVERBS_QPT_UC &&
 	      (int)IBV_QPT_UD == IB_UVERBS_QPT_UD, "qp types");
@@ -107,115 +92,17 @@ static bool sq_state_ok(enum ibv_qp_state state)
 	       state == IBV_QPS_SQE || state == IBV_QPS_ERR;
 }
 
-static uint32_t sroce_ah_index(struct ibv_ah *ah)
+uint32_t sroce_ah_index(struct ibv_ah *ah)
 {
 	return container_of(ah, struct sroce_ah, ibv_ah)->ah_index;
-}
-
-/* Operations that move no local data (no SGEs, no inline). */
-static bool wr_is_local(uint32_t opcode)
-{
-	return opcode == IBV_WR_LOCAL_INV || opcode == IBV_WR_BIND_MW;
-}
-
-/*
- * The checks of one ibv_send_wr that need libibverbs objects, after
- * sroce_send_wr_check(). Returns 0 or EINVAL.
- */
-static int check_send_wr_objects(struct sroce_qp *qp,
-				 const struct ibv_send_wr *wr)
-{
-	if (qp->caps.qp_type == IBV_QPT_UD && !wr->wr.ud.ah)
-		return EINVAL;
-	if (wr->opcode == IBV_WR_BIND_MW &&
-	    (!wr->bind_mw.mw ||
-	     (!wr->bind_mw.bind_info.mr && wr->bind_mw.bind_info.length)))
-		return EINVAL;
-	return 0;
-}
-
-/* Fill @wqe from a checked @wr. The one WQE builder of ibv_post_send. */
-static void build_send_wqe(struct sroce_qp *qp, struct sroce_send_wqe *wqe,
-			   const struct ibv_send_wr *wr)
-{
-	const struct sroce_sge *sg = (const struct sroce_sge *)wr->sg_list;
-	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;
-
-	sroce_wqe_init(wqe, wr->wr_id, wr->opcode, wr->send_flags);
-	switch (wr->opcode) {
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		sroce_wqe_set_imm(wqe, (uint32_t)wr->imm_data);
-		/* fallthrough */
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_READ:
-		sroce_wqe_set_rdma(wqe, wr->wr.rdma.remote_addr,
-				   wr->wr.rdma.rkey);
-		break;
-	case IBV_WR_SEND_WITH_IMM:
-		sroce_wqe_set_imm(wqe, (uint32_t)wr->imm_data);
-		break;
-	case IBV_WR_SEND_WITH_INV:
-	case IBV_WR_LOCAL_INV:
-		sroce_wqe_set_imm(wqe, wr->invalidate_rkey);
-		break;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		sroce_wqe_set_atomic(wqe, wr->wr.atomic.remote_addr,
-				     wr->wr.atomic.rkey,
-				     wr->wr.atomic.compare_add,
-				     wr->wr.atomic.swap);
-		break;
-	case IBV_WR_BIND_MW:
-		sroce_wqe_set_bind_mw(wqe, wr->bind_mw.mw->rkey,
-				      wr->bind_mw.rkey,
-				      bi->mr ? bi->mr->lkey : 0, bi->addr,
-				      bi->length, bi->mw_access_flags);
-		break;
-	default:
-		break;
-	}
-	if (qp->caps.qp_type == IBV_QPT_UD)
-		sroce_wqe_set_ud(wqe, sroce_ah_index(wr->wr.ud.ah),
-				 wr->wr.ud.remote_qpn, wr->wr.ud.remote_qkey);
-	if (wr_is_local(wr->opcode))
-		return;
-	if (wr->send_flags & IBV_SEND_INLINE)
-		sroce_wqe_set_inline_sges(wqe, sg, wr->num_sge);
-	else
-		sroce_wqe_set_sges(wqe, sg, wr->num_sge);
-}
-
-/*
- * Check @wr, then write it at SQ index @idx. Nothing is written unless
- * every check passed. Caller holds sq_lock. Returns 0 or the errno.
- */
-static int post_one_send(struct sroce_qp *qp, const struct ibv_send_wr *wr,
-			 uint32_t idx)
-{
-	int err;
-
-	if (wr->num_sge < 0)
-		return EINVAL;
-	err = sroce_send_wr_check(&qp->caps, wr->opcode, wr->send_flags,
-				  wr->num_sge,
-				  (const struct sroce_sge *)wr->sg_list);
-	if (!err)
-		err = check_send_wr_objects(qp, wr);
-	if (err)
-		return err;
-	if (sroce_uring_full(&qp->sq, idx))
-		return ENOMEM;
-	build_send_wqe(qp, sroce_uring_slot(&qp->sq, idx), wr);
-	return 0;
 }
 
 static int sroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 			   struct ibv_send_wr **bad_wr)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
-	uint32_t prod;
-	bool posted;
-	int err = 0;
+	uint32_t posted;
+	int err;
 	int dberr;
 
 	if (!sq_state_ok(ibqp->state)) {
@@ -223,20 +110,14 @@ static int sroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		return EINVAL;
 	}
 	pthread_spin_lock(&qp->sq_lock);
-	prod = qp->sq.prod;
-	for (; wr; wr = wr->next, prod++) {
-		err = post_one_send(qp, wr, prod);
-		if (err) {
-			*bad_wr = wr;
-			break;
-		}
-	}
-	posted = prod != qp->sq.prod;
-	if (posted)
-		sroce_uring_publish(&qp->sq, prod);
+	err = sroce_sq_post(&qp->sq, &qp->caps, wr, bad_wr, &posted);
 	pthread_spin_unlock(&qp->sq_lock);
 
-	/* The WRs before a failed one are posted: the kernel must see them. */
+	/*
+	 * One doorbell for the whole list; also when a later WR failed, as
+	 * the ones before it are posted. In ERROR/SQE the same doorbell makes
+	 * the kernel flush them (SROCE_RING_FLUSH needs no test here).
+	 */
 	if (posted) {
 		dberr = sroce_send_doorbell(ibqp);
 		if (!err)
@@ -253,37 +134,20 @@ static int sroce_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 			   struct ibv_recv_wr **bad_wr)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
-	bool flush = false;
-	uint32_t prod;
-	int err = 0;
+	bool flush;
+	int err;
 	int dberr;
 
-	/* seed-rules R3.8: RESET refuses; a QP on an SRQ has no RQ. */
+	/* seed-rules R3.8: RESET refuses; a QP on an SRQ has no RQ (rxe). */
 	if (ibqp->state == IBV_QPS_RESET || !qp->rq.hdr) {
 		*bad_wr = wr;
 		return EINVAL;
 	}
 	pthread_spin_lock(&qp->rq_lock);
-	prod = qp->rq.prod;
-	for (; wr; wr = wr->next, prod++) {
-		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->rq_max_sge)
-			err = EINVAL;
-		else if (sroce_uring_full(&qp->rq, prod))
-			err = ENOMEM;
-		if (err) {
-			*bad_wr = wr;
-			break;
-		}
-		sroce_rwqe_build(sroce_uring_slot(&qp->rq, prod), wr->wr_id,
-				 (const struct sroce_sge *)wr->sg_list,
-				 wr->num_sge);
-	}
-	if (prod != qp->rq.prod) {
-		sroce_uring_publish(&qp->rq, prod);
-		flush = sroce_uring_need_flush(&qp->rq);
-	}
+	err = sroce_rq_post(&qp->rq, qp->rq_max_sge, wr, bad_wr, &flush);
 	pthread_spin_unlock(&qp->rq_lock);
 
+	/* QP in ERROR: the kernel flushes what we posted when told to. */
 	if (flush) {
 		dberr = sroce_recv_doorbell(ibqp);
 		if (!err)
@@ -459,14 +323,13 @@ static void sroce_wr_bind_mw(struct ibv_qp_ex *ibqpx, struct ibv_mw *mw,
 		ex_fail(qp, EINVAL);
 		return;
 	}
-	sroce_wqe_set_bind_mw(wqe, mw->rkey, rkey, bi->mr ? bi->mr->lkey : 0,
-			      bi->addr, bi->length, bi->mw_access_flags);
+	sroce_wqe_set_bind_mw(wqe, mw, rkey, bi);
 }
 
 /* The WQE the data setters may fill, or NULL (error recorded). */
 static struct sroce_send_wqe *ex_data_wqe(struct sroce_qp *qp)
 {
-	if (qp->ex_wqe && wr_is_local(qp->ex_wqe->opcode)) {
+	if (qp->ex_wqe && sroce_wqe_is_local(qp->ex_wqe->opcode)) {
 		ex_fail(qp, EINVAL);
 		return NULL;
 	}
@@ -478,7 +341,7 @@ static void sroce_wr_set_sge(struct ibv_qp_ex *ibqpx, uint32_t lkey,
 {
 	struct sroce_qp *qp = ex_to_sqp(ibqpx);
 	struct sroce_send_wqe *wqe = ex_data_wqe(qp);
-	struct sroce_sge sge = { .addr = addr, .length = length, .lkey = lkey };
+	struct ibv_sge sge = { .addr = addr, .length = length, .lkey = lkey };
 	int err;
 
 	if (!wqe)
@@ -503,12 +366,11 @@ static void sroce_wr_set_sge_list(struct ibv_qp_ex *ibqpx, size_t num_sge,
 	if (err)
 		ex_fail(qp, err);
 	else
-		sroce_wqe_set_sges(wqe, (const struct sroce_sge *)sg_list,
-				   num_sge);
+		sroce_wqe_set_sges(wqe, sg_list, num_sge);
 }
 
 static void set_inline_bufs(struct sroce_qp *qp,
-			    const struct sroce_inline_buf *buf, size_t num)
+			    const struct ibv_data_buf *buf, size_t num)
 {
 	struct sroce_send_wqe *wqe = ex_data_wqe(qp);
 	uint64_t total = 0;
@@ -531,7 +393,7 @@ static void set_inline_bufs(struct sroce_qp *qp,
 static void sroce_wr_set_inline_data(struct ibv_qp_ex *ibqpx, void *addr,
 				     size_t length)
 {
-	struct sroce_inline_buf buf = { .addr = addr, .length = length };
+	struct ibv_data_buf buf = { .addr = addr, .length = length };
 
 	set_inline_bufs(ex_to_sqp(ibqpx), &buf, 1);
 }
@@ -540,8 +402,7 @@ static void sroce_wr_set_inline_data_list(struct ibv_qp_ex *ibqpx,
 					  size_t num_buf,
 					  const struct ibv_data_buf *buf_list)
 {
-	set_inline_bufs(ex_to_sqp(ibqpx),
-			(const struct sroce_inline_buf *)buf_list, num_buf);
+	set_inline_bufs(ex_to_sqp(ibqpx), buf_list, num_buf);
 }
 
 static void sroce_wr_set_ud_addr(struct ibv_qp_ex *ibqpx, struct ibv_ah *ah,
