@@ -18,6 +18,7 @@
 #include <ccan/array_size.h>
 
 #include "sroce.h"
+#include "sroce_qp.h"
 
 static bool sroce_match_device(struct verbs_sysfs_dev *sysfs_dev)
 {
@@ -114,6 +115,7 @@ static const struct verbs_context_ops sroce_ctx_ops = {
 static const struct verbs_context_ops *const sroce_area_ops[] = {
 	&sroce_ctx_ops,
 	&sroce_cq_ctx_ops, &sroce_srq_ctx_ops, &sroce_mr_ctx_ops, &sroce_ah_ctx_ops,
+	&sroce_qp_ops,
 };
 
 static struct verbs_context *sroce_alloc_context(struct ibv_device *ibdev,

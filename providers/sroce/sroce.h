@@ -65,15 +65,6 @@ static inline struct sroce_ah *to_sah(struct ibv_ah *ibah)
 	return container_of(ibah, struct sroce_ah, ibv_ah);
 }
 
-/*
- * Posts receive WRs into a receive ring (an SRQ's or a QP's RQ): the
- * caller holds the ring's producer lock. Returns 0, EINVAL (more than
- * max_sge SGEs) or ENOMEM (full), with *bad_wr set; WRs before it are
- * posted. No system call.
- */
-int sroce_post_recv_ring(struct sroce_uring *r, uint32_t max_sge,
-			 struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
-
 /* Per-area verbs (sroce_cq.c, sroce_srq.c, sroce_mr.c, sroce_ah.c). */
 extern const struct verbs_context_ops sroce_cq_ctx_ops;
 extern const struct verbs_context_ops sroce_srq_ctx_ops;

@@ -176,7 +176,7 @@ static int sroce_cq_setup(struct sroce_cq *cq, struct ibv_context *ctx,
 	int ret;
 
 	ret = sroce_uring_map(&cq->ring, ctx->cmd_fd, info,
-			      sizeof(struct sroce_cqe));
+			      sizeof(struct sroce_cqe), UINT32_MAX);
 	if (ret)
 		return ret;
 	ret = pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
@@ -280,7 +280,8 @@ static int sroce_resize_cq(struct ibv_cq *ibcq, int cqe)
 				sizeof(resp));
 	if (!ret)
 		ret = sroce_uring_map(&nr, ibcq->context->cmd_fd,
-				      &resp.drv.ring, sizeof(struct sroce_cqe));
+				      &resp.drv.ring, sizeof(struct sroce_cqe),
+				      UINT32_MAX);
 	if (!ret) {
 		sroce_uring_unmap(&cq->ring);
 		cq->ring = nr;

@@ -10,49 +10,18 @@
 #include <infiniband/driver.h>
 
 #include "sroce.h"
-
-int sroce_post_recv_ring(struct sroce_uring *r, uint32_t max_sge,
-			 struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
-{
-	struct sroce_recv_wqe *wqe;
-	struct sroce_sge *sge;
-	int ret = 0, i;
-
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > max_sge) {
-			ret = EINVAL;
-			break;
-		}
-		wqe = sroce_uring_prod_slot(r);
-		if (!wqe) {
-			ret = ENOMEM;
-			break;
-		}
-		wqe->wr_id = wr->wr_id;
-		wqe->num_sge = wr->num_sge;
-		wqe->reserved = 0;
-		sge = (struct sroce_sge *)(wqe + 1);
-		for (i = 0; i < wr->num_sge; i++) {
-			sge[i].addr = wr->sg_list[i].addr;
-			sge[i].length = wr->sg_list[i].length;
-			sge[i].lkey = wr->sg_list[i].lkey;
-		}
-		sroce_uring_prod_advance(r);
-	}
-	sroce_uring_prod_publish(r);
-	if (ret)
-		*bad_wr = wr;
-	return ret;
-}
+#include "sroce_wqe.h"
 
 static int sroce_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 			       struct ibv_recv_wr **bad_wr)
 {
 	struct sroce_srq *srq = to_ssrq(ibsrq);
+	bool flush;
 	int ret;
 
 	pthread_spin_lock(&srq->lock);
-	ret = sroce_post_recv_ring(&srq->ring, srq->max_sge, wr, bad_wr);
+	/* An SRQ's WRs are never flushed (R3.3): no doorbell either. */
+	ret = sroce_rq_post(&srq->ring, srq->max_sge, wr, bad_wr, &flush);
 	pthread_spin_unlock(&srq->lock);
 	return ret;
 }
@@ -67,7 +36,8 @@ static int sroce_srq_setup(struct sroce_srq *srq, struct ibv_context *ctx,
 	srq->srq_num = resp->srq_num;
 	ret = sroce_uring_map(&srq->ring, ctx->cmd_fd, &resp->ring,
 			      sizeof(struct sroce_recv_wqe) +
-			      max_sge * sizeof(struct sroce_sge));
+			      max_sge * sizeof(struct sroce_sge),
+			      1U << resp->ring.log2_size);
 	if (ret)
 		return ret;
 	ret = pthread_spin_init(&srq->lock, PTHREAD_PROCESS_PRIVATE);
