@@ -117,3 +117,49 @@ check_dmesg() {
 	bugs=$(dmesg_bugs)
 	[ -z "$bugs" ] || { echo "$bugs" | sed 's/^/# dmesg: /'; fail "kernel reported a problem"; }
 }
+
+# ---- Data-path tests (selftests/datapath): rxe reference and GID lookup ----
+# rdma_rxe on one veth in the init namespace (its UDP socket lives there
+# only), both test ends on the one device. Addresses: RFC 5737 / RFC 3849.
+RXE_DEV=rxe0
+RXE_NETDEV=rxe_v0
+RXE_IP4=198.51.100.1
+RXE_IP6=2001:db8:1::1
+
+rxe_up() {
+	rxe_down
+	modprobe rdma_rxe || return 1
+	ip link add $RXE_NETDEV type veth peer name rxe_v1 || return 1
+	ip addr add $RXE_IP4/24 dev $RXE_NETDEV
+	ip addr add $RXE_IP6/64 dev $RXE_NETDEV nodad
+	ip link set rxe_v1 up
+	ip link set $RXE_NETDEV up
+	rdma link add $RXE_DEV type rxe netdev $RXE_NETDEV || return 1
+	wait_for 10 gid_index $RXE_DEV $RXE_IP4 >/dev/null &&
+		wait_for 10 gid_index $RXE_DEV $RXE_IP6 >/dev/null
+}
+
+rxe_down() {
+	rdma link del $RXE_DEV 2>/dev/null
+	ip link del $RXE_NETDEV 2>/dev/null
+	return 0
+}
+
+# gid_index DEV IP: the index of DEV's port-1 RoCE v2 GID for IP (from
+# sysfs, never assumed); prints it, or fails if there is none.
+gid_index() {
+	local want g i
+	want=$(python3 -c 'import ipaddress, sys
+a = ipaddress.ip_address(sys.argv[1])
+if a.version == 4:
+    a = ipaddress.IPv6Address("::ffff:" + str(a))
+print(a.exploded)' "$2") || return 1
+	for g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$g" 2>/dev/null)" = "$want" ] || continue
+		i=${g##*/}
+		[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$i" 2>/dev/null)" = "RoCE v2" ] || continue
+		echo "$i"
+		return 0
+	done
+	return 1
+}

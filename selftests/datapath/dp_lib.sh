@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared shell of the data-path tests. Source it from a test.
+#
+# The target is DP_TARGET: "sroce" (default; sroce_a on veth_a in netns
+# sroce_a and sroce_b on veth_b in netns sroce_b, see lib.sh topo_up and
+# devs_up) or "rxe" (the kernel's rdma_rxe as the reference: rxe0 on a veth
+# in the init namespace, both ends on it, since rxe's UDP socket lives in
+# init_net only). selftests/datapath/rxe/*.sh run the same tests with
+# DP_TARGET=rxe. End A is the server / requester, end B the client.
+# shellcheck shell=bash
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+DP_TARGET=${DP_TARGET:-sroce}
+
+dp_up() {
+	case $DP_TARGET in
+	sroce)
+		sroce_load || fail "cannot load $SROCE_KO"
+		topo_up || fail "topology"
+		devs_up || fail "rdma link add"
+		DEV_A=sroce_a DEV_B=sroce_b
+		NS_EXEC_A="ip netns exec $NS_A" NS_EXEC_B="ip netns exec $NS_B"
+		A4=$IP4_A B4=$IP4_B A6=$IP6_A B6=$IP6_B
+		;;
+	rxe)
+		rxe_up || fail "cannot set up rdma_rxe"
+		DEV_A=$RXE_DEV DEV_B=$RXE_DEV NS_EXEC_A="" NS_EXEC_B=""
+		A4=$RXE_IP4 B4=$RXE_IP4 A6=$RXE_IP6 B6=$RXE_IP6
+		;;
+	*) fail "unknown DP_TARGET '$DP_TARGET' (sroce or rxe)" ;;
+	esac
+	local d ip
+	for d in "$DEV_A $A4" "$DEV_A $A6" "$DEV_B $B4" "$DEV_B $B6"; do
+		# shellcheck disable=SC2086
+		wait_for 10 gid_index $d >/dev/null || fail "no RoCE v2 GID for $d"
+	done
+	export DP_DEVS="$DEV_A,$DEV_B" DP_IP4="$A4,$B4" DP_IP6="$A6,$B6"
+	info "target $DP_TARGET: A=$DEV_A ($A4, $A6) B=$DEV_B ($B4, $B6)"
+}
+
+dp_down() {
+	case $DP_TARGET in
+	sroce) devs_down; topo_down ;;
+	rxe) rxe_down ;;
+	esac
+}
+
+# dp_prog NAME [args]: run the C test program build/selftests/dp_NAME.
+dp_prog() {
+	local prog=$TOOLS/dp_$1 rc
+	shift
+	[ -x "$prog" ] || fail "$prog is not built (scripts/build-selftests.sh)"
+	dmesg_mark
+	dp_up
+	"$prog" "$@"
+	rc=$?
+	dp_down
+	check_dmesg
+	exit $rc
+}
+
+dp_listening() { $1 ss -Hltn "sport = :$2" | grep -q .; }
+
+# dp_pair_tool FAM GIDFLAG PORT TOOL [args]: TOOL as server on end A and as
+# client on end B (connecting to A's IPv4 address over TCP), each given its
+# device, the index of its FAM (4 or 6) GID after GIDFLAG, and the port.
+# Prints both outputs; returns 0 if both exit 0. The outputs stay in
+# $DP_LOG for the caller.
+dp_pair_tool() {
+	local fam=$1 gflag=$2 port=$3 tool=$4 ga gb spid rc_c rc_s=0 n=0 slog clog
+	shift 4
+	if [ "$fam" = 6 ]; then
+		ga=$(gid_index "$DEV_A" "$A6") gb=$(gid_index "$DEV_B" "$B6")
+	else
+		ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
+	fi
+	[ -n "$ga" ] && [ -n "$gb" ] || fail "no GID index for IPv$fam"
+	slog=$(mktemp) clog=$(mktemp)
+	info "server: $tool -d $DEV_A $gflag $ga -p $port $*"
+	$NS_EXEC_A "$tool" -d "$DEV_A" "$gflag" "$ga" -p "$port" "$@" >"$slog" 2>&1 &
+	spid=$!
+	if ! wait_for 20 dp_listening "$NS_EXEC_A" "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		sed 's/^/server: /' "$slog"
+		rm -f "$slog" "$clog"
+		info "server did not listen on port $port"
+		return 1
+	fi
+	info "client: $tool -d $DEV_B $gflag $gb -p $port $* $A4"
+	timeout -k 5 180 $NS_EXEC_B "$tool" -d "$DEV_B" "$gflag" "$gb" -p "$port" "$@" "$A4" \
+		>"$clog" 2>&1
+	rc_c=$?
+	while kill -0 "$spid" 2>/dev/null && [ $n -lt 300 ]; do
+		sleep 0.2
+		n=$((n + 1))
+	done
+	if kill -0 "$spid" 2>/dev/null; then
+		kill "$spid"
+		rc_s=124
+		wait "$spid" 2>/dev/null
+	else
+		wait "$spid"
+		rc_s=$?
+	fi
+	sed 's/^/server: /' "$slog"
+	sed 's/^/client: /' "$clog"
+	DP_LOG=$(cat "$slog" "$clog")
+	rm -f "$slog" "$clog"
+	info "$tool: server exit $rc_s, client exit $rc_c"
+	[ "$rc_s" = 0 ] && [ "$rc_c" = 0 ]
+}
+
+# dp_pingpong TOOL [args]: an ibv_*_pingpong over the IPv4 and the IPv6 GID.
+dp_pingpong() {
+	local tool=$1 fam port=18515
+	shift
+	dmesg_mark
+	dp_up
+	for fam in 4 6; do
+		dp_pair_tool $fam -g $port "$tool" "$@" ||
+			{ dp_down; fail "$tool over the IPv$fam GID"; }
+		port=$((port + 1))
+	done
+	dp_down
+	check_dmesg
+	exit 0
+}
+
+# dp_perftest TOOL CONN... -- [args]: a perftest program once per connection
+# type, over the IPv4 GID. Perftest can give up computing its report under
+# TCG when its clock calibration fails ("Can't produce a report"); such a
+# run is retried (3 attempts) and, when that was the only failure, the test
+# ends as SKIP, saying so, never as a pass.
+dp_perftest() {
+	local tool=$1 conns=() c try port=18600 calib=0
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do conns+=("$1"); shift; done
+	[ "${1:-}" = -- ] && shift
+	dmesg_mark
+	dp_up
+	for c in "${conns[@]}"; do
+		for try in 1 2 3; do
+			port=$((port + 1))
+			if dp_pair_tool 4 -x $port "$tool" -c "$c" -F "$@"; then
+				info "$tool -c $c: pass (attempt $try)"
+				break
+			fi
+			if grep -q "produce a report" <<<"$DP_LOG" &&
+			   ! grep -qiE "failed|error|couldn't|unable" <<<"$DP_LOG"; then
+				info "$tool -c $c: clock calibration failed under TCG (attempt $try)"
+				[ $try = 3 ] && calib=1
+				continue
+			fi
+			dp_down
+			fail "$tool -c $c"
+		done
+	done
+	dp_down
+	check_dmesg
+	[ $calib = 0 ] || skip "traffic ran but perftest could not produce a report (TCG clock)"
+	exit 0
+}
