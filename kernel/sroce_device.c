@@ -141,6 +141,13 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	sroce_init_device_attrs(sdev);
 	for (i = 0; i < ARRAY_SIZE(sroce_area_ops); i++)
 		ib_set_device_ops(&sdev->ibdev, sroce_area_ops[i]);
+	/*
+	 * Write commands the core leaves off by default: the doorbells of
+	 * libsroce's rings (post_send / post_recv with no WRs) and CQ arming.
+	 */
+	sdev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				       BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
+				       BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
 	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
 	if (err)

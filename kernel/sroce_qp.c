@@ -865,6 +865,10 @@ static int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 
 	/* User QPs post in the ring; this is only their doorbell. */
 	if (qp->is_user) {
+		if (wr || !sroce_qp_caps(qp, SROCE_QPCAP_POST_SEND)) {
+			*bad_wr = wr;
+			return -EINVAL;		/* R3.8 */
+		}
 		sroce_qp_schedule(qp);
 		return 0;
 	}
@@ -900,6 +904,10 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 
 	/* User QPs post in the ring; this is their flush doorbell. */
 	if (qp->is_user) {
+		if (wr || !sroce_qp_caps(qp, SROCE_QPCAP_POST_RECV)) {
+			*bad_wr = wr;
+			return -EINVAL;		/* R3.8 */
+		}
 		sroce_qp_schedule(qp);
 		return 0;
 	}

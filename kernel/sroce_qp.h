@@ -63,9 +63,11 @@ struct sroce_qp_attr {
 	bool en_sqd_async_notify;
 };
 
-/* Kernel copy of a send WQE: user space cannot change it once taken. */
+/*
+ * Kernel copy of a send WQE: user space cannot change it once taken. The
+ * WQE's SGEs or inline data follow the struct (qp->swqe_size bytes each).
+ */
 struct sroce_swqe {
-	struct sroce_send_wqe wqe;
 	u32 status;			/* IB_WC_* when done */
 	u32 first_psn;
 	u32 last_psn;
@@ -74,8 +76,7 @@ struct sroce_swqe {
 	u8 state;			/* enum sroce_swqe_state */
 	u8 kind;			/* enum sroce_wr_kind */
 	bool signaled;
-	u64 atomic_orig;		/* ATOMIC ACK value, written back locally */
-	/* then num_sge struct sroce_sge or inline data (qp->swqe_size) */
+	struct sroce_send_wqe wqe;	/* last: the ring slot's header */
 };
 
 enum sroce_swqe_state {

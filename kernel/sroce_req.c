@@ -75,13 +75,15 @@ static void sroce_req_fail(struct sroce_qp *qp, struct sroce_swqe *sw,
 static struct sroce_swqe *sroce_req_fetch(struct sroce_qp *qp)
 {
 	struct sroce_swqe *sw = sroce_swqe_at(qp, qp->req.head);
+	const u8 *slot = sroce_ring_slot(&qp->sq, qp->req.head);
 	u32 stride = qp->sq.stride;
 	struct sroce_send_wqe *w = &sw->wqe;
 	struct sroce_sge *sge;
 	int kind;
 	u32 i;
 
-	memcpy(w, sroce_ring_slot(&qp->sq, qp->req.head), stride);
+	memcpy(w, slot, sizeof(*w));
+	memcpy(sw + 1, slot + sizeof(*w), stride - sizeof(*w));
 	qp->req.head++;
 	sw->state = SROCE_SWQE_POSTED;
 	sw->status = IB_WC_SUCCESS;

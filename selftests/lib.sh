@@ -151,9 +151,9 @@ gid_index() {
 	local want g i
 	want=$(python3 -c 'import ipaddress, sys
 a = ipaddress.ip_address(sys.argv[1])
-if a.version == 4:
-    a = ipaddress.IPv6Address("::ffff:" + str(a))
-print(a.exploded)' "$2") || return 1
+n = int(a) | (0xffff << 32) if a.version == 4 else int(a)
+# sysfs spells GIDs as eight 4-digit hex groups (IPv4-mapped included)
+print(":".join("%04x" % ((n >> (16 * (7 - i))) & 0xffff) for i in range(8)))' "$2") || return 1
 	for g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
 		[ "$(cat "$g" 2>/dev/null)" = "$want" ] || continue
 		i=${g##*/}

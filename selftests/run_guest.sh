@@ -24,7 +24,8 @@ n=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
 	log=$(mktemp)
-	timeout -k 5 "${timeout_s:-300}" bash "$TOP/selftests/$t" >"$log" 2>&1
+	read -r -a words <<<"$t"	# a test may carry arguments
+	timeout -k 5 "${timeout_s:-300}" bash "$TOP/selftests/${words[0]}" "${words[@]:1}" >"$log" 2>&1
 	rc=$?
 	sed 's/^/# /; s/^# # /# /' "$log" | tee -a "$out"
 	case $rc in

@@ -32,7 +32,7 @@ dp_up() {
 	local d ip
 	for d in "$DEV_A $A4" "$DEV_A $A6" "$DEV_B $B4" "$DEV_B $B6"; do
 		# shellcheck disable=SC2086
-		wait_for 10 gid_index $d >/dev/null || fail "no RoCE v2 GID for $d"
+		wait_for 30 gid_index $d >/dev/null || { ls -l /sys/class/infiniband/*/ports/1/gids/ | head; cat /sys/class/infiniband/sroce_a/ports/1/gids/[0-3]; fail "no RoCE v2 GID for $d"; }
 	done
 	export DP_DEVS="$DEV_A,$DEV_B" DP_IP4="$A4,$B4" DP_IP6="$A6,$B6"
 	info "target $DP_TARGET: A=$DEV_A ($A4, $A6) B=$DEV_B ($B4, $B6)"
@@ -54,6 +54,13 @@ dp_prog() {
 	dp_up
 	"$prog" "$@"
 	rc=$?
+	# Counters of both devices when a case fails (or when asked for).
+	if [ $rc != 0 ] || [ -n "${SROCE_DP_STATS:-}" ]; then
+		for d in $DEV_A $DEV_B; do
+			rdma statistic show link "$d/1" 2>/dev/null | tr -s ' \t' '\n' |
+				paste - - | awk -v d="$d" 'NR > 1 && $2 != 0 { printf "# %s %s %s\n", d, $1, $2 }'
+		done
+	fi
 	dp_down
 	check_dmesg
 	exit $rc
