@@ -479,10 +479,7 @@ static int sroce_icrc_fill(struct sk_buff *skb, unsigned int ip_len)
 	unsigned int ib_off = ip_len + sizeof(struct udphdr);
 	unsigned int from = ib_off + SROCE_BTH_LEN;
 	unsigned int to = skb->len - SROCE_ICRC_LEN;
-	unsigned int consumed = 0, len;
 	struct sroce_icrc_ctx ctx;
-	struct skb_seq_state st;
-	const u8 *data;
 	u8 icrc[SROCE_ICRC_LEN];
 
 	if (WARN_ON_ONCE(skb_headlen(skb) < from))
@@ -490,11 +487,7 @@ static int sroce_icrc_fill(struct sk_buff *skb, unsigned int ip_len)
 	if (sroce_icrc_init(&ctx, skb->data, ip_len, skb->data + ip_len,
 			    skb->data + ib_off))
 		return -EINVAL;
-	skb_prepare_seq_read(skb, from, to, &st);
-	while ((len = skb_seq_read(consumed, &data, &st)) != 0) {
-		sroce_icrc_update(&ctx, data, len);
-		consumed += len;
-	}
+	sroce_icrc_add_skb(&ctx, skb, from, to);
 	sroce_icrc_put(icrc, sroce_icrc_final(&ctx));
 	return skb_store_bits(skb, to, icrc, SROCE_ICRC_LEN);
 }

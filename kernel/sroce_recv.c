@@ -36,6 +36,38 @@
 #include "bth.h"
 #include "icrc.h"
 
+/**
+ * sroce_icrc_add_skb - feed skb bytes [@from, @to) to an ICRC
+ * @ctx:  a started ICRC
+ * @skb:  the packet; offsets are from skb->data
+ * @from: first byte
+ * @to:   end (exclusive), at most skb->len
+ *
+ * Walks the linear part, page fragments and frag list in place (no copy,
+ * no allocation; kmap_local for highmem pages). Any context.
+ */
+void sroce_icrc_add_skb(struct sroce_icrc_ctx *ctx, struct sk_buff *skb,
+			unsigned int from, unsigned int to)
+{
+	unsigned int consumed = 0, len;
+	struct skb_seq_state st;
+	const u8 *data;
+
+	if (from >= to)
+		return;
+	skb_prepare_seq_read(skb, from, to, &st);
+	/* skb_seq_read() returns whole blocks: clamp the last one to @to. */
+	while ((len = skb_seq_read(consumed, &data, &st)) != 0) {
+		len = min(len, to - from - consumed);
+		sroce_icrc_update(ctx, data, len);
+		consumed += len;
+		if (consumed == to - from) {
+			skb_abort_seq_read(&st);
+			break;
+		}
+	}
+}
+
 /*
  * ICRC of the packet at skb->data (UDP header) of @ulen bytes, @iph the
  * IP header of @ip_len bytes. Precondition: UDP header and BTH linear,
@@ -44,23 +76,15 @@
 static bool sroce_icrc_ok(struct sk_buff *skb, const u8 *iph,
 			  unsigned int ip_len, unsigned int ulen)
 {
-	unsigned int from = SROCE_UDP_HDR_LEN + SROCE_BTH_LEN;
 	unsigned int to = ulen - SROCE_ICRC_LEN;
-	unsigned int consumed = 0, len;
 	struct sroce_icrc_ctx ctx;
-	struct skb_seq_state st;
-	const u8 *data;
 	u8 buf[SROCE_ICRC_LEN];
 	const u8 *wire;
 
 	if (sroce_icrc_init(&ctx, iph, ip_len, skb->data,
 			    skb->data + SROCE_UDP_HDR_LEN))
 		return false;
-	skb_prepare_seq_read(skb, from, to, &st);
-	while ((len = skb_seq_read(consumed, &data, &st)) != 0) {
-		sroce_icrc_update(&ctx, data, len);
-		consumed += len;
-	}
+	sroce_icrc_add_skb(&ctx, skb, SROCE_UDP_HDR_LEN + SROCE_BTH_LEN, to);
 	wire = skb_header_pointer(skb, to, SROCE_ICRC_LEN, buf);
 	return wire && sroce_icrc_get(wire) == sroce_icrc_final(&ctx);
 }
