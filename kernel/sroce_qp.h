@@ -130,7 +130,7 @@ struct sroce_resp {
 	u64 wva;
 	u32 wleft;
 	bool drop_msg;			/* UC: dropping the rest of a message */
-	u8 last_opcode;			/* for the opcode sequence check */
+	u32 in_msg;			/* SROCE_M_SEND/WRITE of a message in progress */
 	/* READ/ATOMIC table, max_dest_rd_atomic entries */
 	struct sroce_rd_res *res;
 	u32 nres;

@@ -561,18 +561,17 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 }
 
-/* Opcode sequence (IBA 9.8.3.1): a message continues with its own kind. */
+/*
+ * Opcode sequence (IBA 9.8.3.1): a message in progress continues with a
+ * MIDDLE or LAST of its own kind; otherwise a new message must start.
+ */
 static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_hdrs *h)
 {
-	const struct sroce_opcode_info *last = sroce_opcode_get(qp->resp.last_opcode);
-	bool in_msg = last && !(last->mask & SROCE_M_END);
+	u32 kind = h->mask & (SROCE_M_SEND | SROCE_M_WRITE);
 
-	if (!in_msg)
+	if (!qp->resp.in_msg)
 		return h->mask & SROCE_M_START;
-	if (h->mask & SROCE_M_START)
-		return false;
-	return (h->mask & (SROCE_M_SEND | SROCE_M_WRITE)) ==
-	       (last->mask & (SROCE_M_SEND | SROCE_M_WRITE));
+	return !(h->mask & SROCE_M_START) && kind == qp->resp.in_msg;
 }
 
 static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
@@ -594,7 +593,7 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 		/* UC: the message in progress is lost; reuse its WQE (R3.7). */
 		if (qp->resp.have_wqe)
 			qp->resp.roffset = 0;
-		qp->resp.last_opcode = 0;
+		qp->resp.in_msg = 0;
 		qp->resp.drop_msg = !(h->mask & SROCE_M_START);
 		if (qp->resp.drop_msg) {
 			sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
@@ -619,7 +618,7 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 		if (!rc && qp->resp.have_wqe)
 			qp->resp.roffset = 0;
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
-		qp->resp.last_opcode = 0;
+		qp->resp.in_msg = 0;
 		return;
 	}
 
@@ -633,7 +632,8 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 		done = rc && sroce_resp_atomic(qp, skb);
 	if (!done)
 		return;		/* not executed: epsn stays */
-	qp->resp.last_opcode = qp->resp.drop_msg ? 0 : h->opcode;
+	qp->resp.in_msg = qp->resp.drop_msg || (h->mask & SROCE_M_END) ? 0 :
+			  h->mask & (SROCE_M_SEND | SROCE_M_WRITE);
 	qp->resp.epsn = psn_add(qp->resp.epsn, 1);
 	if (rc && (h->mask & (SROCE_M_SEND | SROCE_M_WRITE)) &&
 	    (h->ackreq || (h->mask & SROCE_M_END))) {
