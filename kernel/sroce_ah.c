@@ -133,6 +133,7 @@ void sroce_ah_put(struct sroce_ah *ah)
 
 const struct ib_device_ops sroce_ah_ops = {
 	.create_ah = sroce_create_ah,
+	.create_user_ah = sroce_create_ah,
 	.destroy_ah = sroce_destroy_ah,
 	.query_ah = sroce_query_ah,
 

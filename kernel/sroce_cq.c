@@ -167,7 +167,7 @@ static int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		sroce_ring_info(&nr, &resp.ring);
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err)
-			goto err_free_new;
+			goto out_free;
 	}
 
 	spin_lock_irqsave(&cq->lock, flags);
@@ -176,13 +176,13 @@ static int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		err = -EINVAL;	/* fewer entries than outstanding CQEs */
 	if (err) {
 		spin_unlock_irqrestore(&cq->lock, flags);
-		goto err_free_new;
+		goto out_free;
 	}
 	sroce_cq_move(cq, &nr, nqp, n);	/* nr, nqp now hold the old ring */
 	ibcq->cqe = sroce_ring_slots(&cq->ring);
 	spin_unlock_irqrestore(&cq->lock, flags);
 
-err_free_new:
+out_free:	/* the new ring on error, the old one after the swap */
 	sroce_ring_free(&nr);
 	kvfree(nqp);
 	return err;

@@ -59,6 +59,7 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = num_possible_cpus();
 	ibdev->local_dma_lkey = 0;
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, sdev->ndev->dev_addr);
 	strscpy(ibdev->node_desc, "sroce", sizeof(ibdev->node_desc));
 }
