@@ -13,14 +13,6 @@
 #include "sroce_cq.h"
 #include "sroce_param.h"
 
-/* wc_flags in struct sroce_cqe use the libibverbs (IBV_WC_*) values. */
-enum {
-	SROCE_WCF_GRH		= 1 << 0,
-	SROCE_WCF_WITH_IMM	= 1 << 1,
-	SROCE_WCF_IP_CSUM_OK	= 1 << 2,
-	SROCE_WCF_WITH_INV	= 1 << 3,
-};
-
 static u32 sroce_cq_slots_for(int cqe)
 {
 	return roundup_pow_of_two((u32)cqe);
@@ -205,20 +197,20 @@ static void sroce_cqe_to_wc(const struct sroce_cqe *c, struct ib_qp *qp,
 	wc->pkey_index = c->pkey_index;
 	wc->sl = c->sl;
 	wc->port_num = 1;
-	if (f & SROCE_WCF_GRH)
+	if (f & SROCE_WC_GRH)
 		wc->wc_flags |= IB_WC_GRH;
-	if (f & SROCE_WCF_IP_CSUM_OK)
+	if (f & SROCE_WC_IP_CSUM_OK)
 		wc->wc_flags |= IB_WC_IP_CSUM_OK;
-	if (f & SROCE_WCF_WITH_IMM) {
+	if (f & SROCE_WC_WITH_IMM) {
 		wc->wc_flags |= IB_WC_WITH_IMM;
 		wc->ex.imm_data = (__force __be32)c->ex;
-	} else if (f & SROCE_WCF_WITH_INV) {
+	} else if (f & SROCE_WC_WITH_INV) {
 		wc->wc_flags |= IB_WC_WITH_INVALIDATE;
 		wc->ex.invalidate_rkey = c->ex;
 	}
-	if (c->network_hdr_type == 1 || c->network_hdr_type == 2) {
-		wc->network_hdr_type = c->network_hdr_type == 1 ?
-				       RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6;
+	if (c->network_hdr_type == RDMA_NETWORK_IPV4 ||
+	    c->network_hdr_type == RDMA_NETWORK_IPV6) {
+		wc->network_hdr_type = c->network_hdr_type;
 		wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
 	}
 	if (!is_zero_ether_addr(c->smac)) {

@@ -64,6 +64,16 @@ void sroce_qp_schedule(struct sroce_qp *qp)
 		sroce_qp_put(qp);
 }
 
+/* The transport field of the opcodes a QP accepts (GSI runs as UD). */
+static enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
+{
+	switch (qp->type) {
+	case SROCE_QPT_RC:	return SROCE_TR_RC;
+	case SROCE_QPT_UC:	return SROCE_TR_UC;
+	default:		return SROCE_TR_UD;
+	}
+}
+
 bool sroce_qp_caps(struct sroce_qp *qp, u32 caps)
 {
 	return (sroce_qp_state_caps((enum sroce_qp_state)READ_ONCE(qp->state)) &
@@ -288,7 +298,7 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 		return;
 	}
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
-	    sroce_opcode_transport(pkt->opcode) != (u8)qp->type) {
+	    sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
 		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
 				  SROCE_CNT_DROP_QP_TYPE :
 				  SROCE_CNT_DROP_QP_STATE);

@@ -129,6 +129,7 @@ struct sroce_resp {
 	struct sroce_mr *wmr;
 	u64 wva;
 	u32 wleft;
+	u32 wlen;			/* the WRITE's total length (RETH) */
 	bool drop_msg;			/* UC: dropping the rest of a message */
 	u32 in_msg;			/* SROCE_M_SEND/WRITE of a message in progress */
 	/* READ/ATOMIC table, max_dest_rd_atomic entries */

@@ -118,12 +118,20 @@ static struct sroce_swqe *sroce_req_fetch(struct sroce_qp *qp)
 	return sw;
 }
 
+/* UD has no path MTU attribute: its messages fit the port's MTU (R1.1). */
+static u32 sroce_req_pmtu(struct sroce_qp *qp)
+{
+	if (qp->type == SROCE_QPT_UD)
+		return ib_mtu_enum_to_int(sroce_active_mtu(qp->sdev));
+	return qp->attr.pmtu;
+}
+
 /* Number of PSNs a message uses: one per MTU of payload, at least one. */
 static u32 sroce_msg_npkts(struct sroce_qp *qp, struct sroce_swqe *sw)
 {
 	if (sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD)
 		return 1;
-	return max_t(u64, 1, DIV_ROUND_UP(sw->length, qp->attr.pmtu));
+	return max_t(u64, 1, DIV_ROUND_UP(sw->length, sroce_req_pmtu(qp)));
 }
 
 /* Execute a local operation (no packet): LOCAL_INV, REG_MR, BIND_MW. */
@@ -223,7 +231,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	const struct sroce_opcode_info *info;
 	struct sroce_hdrs h = {};
 	bool first = qp->req.offset == 0, last;
-	u32 pmtu = qp->attr.pmtu, paylen, ib_len, dqpn, qkey = 0, psn_step = 1;
+	u32 pmtu = sroce_req_pmtu(qp), paylen, ib_len, dqpn, qkey = 0, psn_step = 1;
 	struct sroce_av av;
 	struct sk_buff *skb;
 	int opcode, err;

@@ -104,7 +104,7 @@ static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 		const struct sroce_hdrs *h = &qp->rx_h;
 
 		cqe.src_qp = h->deth.sqpn;
-		cqe.wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+		cqe.wc_flags |= SROCE_WC_GRH;
 		cqe.network_hdr_type = sroce_pkt(skb)->network_type;
 	}
 	if (status != IB_WC_SUCCESS)
@@ -215,7 +215,7 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	if (h->mask & SROCE_M_IMM)
-		flags |= IB_WC_WITH_IMM;
+		flags |= SROCE_WC_WITH_IMM;
 	sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->resp.roffset,
 			    flags, (__force u32)h->imm, skb, h->se);
 }
@@ -259,7 +259,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 	if (!(h->mask & SROCE_M_END))
 		return true;
 	if (h->mask & SROCE_M_IMM) {
-		flags |= IB_WC_WITH_IMM;
+		flags |= SROCE_WC_WITH_IMM;
 		ex = (__force u32)h->imm;
 	}
 	if (h->mask & SROCE_M_INV) {
@@ -268,7 +268,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 					IB_WC_LOC_QP_OP_ERR);
 			return false;
 		}
-		flags |= IB_WC_WITH_INVALIDATE;
+		flags |= SROCE_WC_WITH_INV;
 		ex = h->ieth_rkey;
 	}
 	qp->resp.msn++;
@@ -306,6 +306,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		}
 		r->wva = h->reth.va;
 		r->wleft = h->reth.len;
+		r->wlen = h->reth.len;
 		r->wmr = NULL;
 		if (h->reth.len &&
 		    (!(qp->attr.access & IB_ACCESS_REMOTE_WRITE) ||
@@ -340,7 +341,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	if (h->mask & SROCE_M_IMM) {
 		qp->resp.msn++;
 		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
-				    (u32)(r->wva - h->reth.va), IB_WC_WITH_IMM,
+				    r->wlen, SROCE_WC_WITH_IMM,
 				    (__force u32)h->imm, skb, h->se);
 	} else {
 		qp->resp.msn++;

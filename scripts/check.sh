@@ -14,6 +14,10 @@ log "host unit tests"
 make -s -C "$SROCE_TOP/selftests/host" run >"$res/host.log" 2>&1
 sed -n '/^TAP version/,$p' "$res/host.log" | tee "$res/host.ktap" | grep -E "^(not )?ok|^# " | tail -5
 
+log "provider host tests (WQE building, rings)"
+make -s -C "$SROCE_TOP/selftests/provider" run >"$res/provider.log" 2>&1
+sed -n '/^TAP version/,$p' "$res/provider.log" | tee "$res/provider.ktap" | grep -E "^not ok|^# .*(passed|failed)" | tail -3
+
 log "fuzz smoke"
 make -s -C "$SROCE_TOP/selftests/fuzz" smoke >"$res/fuzz.log" 2>&1
 frc=$?
@@ -42,4 +46,5 @@ else
 fi
 
 log "make check took $((SECONDS - t0)) s"
-"$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/fuzz.ktap" "$res/guest.ktap"
+"$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
+	"$res/guest.ktap"

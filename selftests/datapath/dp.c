@@ -326,6 +326,9 @@ static void make_end(struct dp_pair *p, struct dp_end *e, struct dp_dev *d, int 
 	qa.cap.max_recv_wr = cfg->max_recv_wr;
 	qa.cap.max_send_sge = ssge ? ssge : 1;
 	qa.cap.max_recv_sge = rsge ? rsge : 1;
+	/* A UD receive takes the 40-byte GRH in an SGE of its own here. */
+	if (cfg->type == IBV_QPT_UD && qa.cap.max_recv_sge < 2)
+		qa.cap.max_recv_sge = 2;
 	qa.cap.max_inline_data = cfg->max_inline;
 	if (is_b && cfg->use_srq) {
 		qa.srq = cfg->use_srq;

@@ -111,7 +111,15 @@ struct sroce_recv_wqe {
 	/* then num_sge struct sroce_sge */
 };
 
-/* One completion; status/opcode/wc_flags use the IB_UVERBS_WC_* values. */
+/*
+ * One completion. status and opcode use the IB_UVERBS_WC_* values;
+ * wc_flags the libibverbs ones below (not the kernel's IB_WC_* bits).
+ */
+#define SROCE_WC_GRH		(1U << 0)
+#define SROCE_WC_WITH_IMM	(1U << 1)
+#define SROCE_WC_IP_CSUM_OK	(1U << 2)
+#define SROCE_WC_WITH_INV	(1U << 3)
+
 struct sroce_cqe {
 	__aligned_u64 wr_id;
 	__u32 status;
@@ -121,7 +129,7 @@ struct sroce_cqe {
 	__u32 ex;		/* immediate (big endian) or invalidated R_Key */
 	__u32 qp_num;
 	__u32 src_qp;
-	__u32 wc_flags;		/* IB_WC_GRH, IB_WC_WITH_IMM, ... (ibv values) */
+	__u32 wc_flags;		/* SROCE_WC_* */
 	__u16 pkey_index;
 	__u8 sl;
 	__u8 network_hdr_type;	/* UD receives: enum rdma_network_type (2 IPv4, 3 IPv6) */
