@@ -7,6 +7,7 @@
 #   make check        host unit tests, fuzz smoke, then the guest selftests in QEMU
 #   make demo         boot the guest, create two sroce devices, show them working
 #   make vm-test      only the guest selftests
+#   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -42,10 +43,13 @@ demo:
 vm-test: module provider selftests
 	scripts/vm/run-qemu.sh selftests/run_guest.sh
 
+pyverbs: module provider
+	scripts/pyverbs.sh sroce
+
 clean:
 	rm -rf build
 	$(MAKE) -C selftests/host clean
 	$(MAKE) -C selftests/fuzz clean
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check demo vm-test clean
+.PHONY: all module provider selftests host-tests fuzz image check demo vm-test pyverbs clean

@@ -441,6 +441,10 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 		if (sroce_resp_xmit(qp, opcode, e->cur_psn, sroce_resp_ack_syn(qp),
 				    0, e->mr, e->va + e->sent, paylen) == -ENOMEM)
 			break;		/* try again on the next run */
+		if (qp->resp.ack_pending) {
+			/* The READ's responses acknowledge what came before. */
+			qp->resp.ack_pending = false;
+		}
 		progress = true;
 		e->sent += paylen;
 		e->cur_psn = psn_add(e->cur_psn, 1);
@@ -644,6 +648,20 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 }
 
+static void sroce_resp_comm_est(struct sroce_qp *qp)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_COMM_EST,
+	};
+
+	/* The first packet since entering RTR (R3.9). */
+	qp->comm_est_sent = true;
+	if (READ_ONCE(qp->state) == IB_QPS_RTR && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
 bool sroce_resp_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_RESP_BUDGET;
@@ -654,21 +672,22 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		skb_queue_purge(&qp->rx_req);
 		return false;
 	}
-	while (budget-- > 0 && (skb = skb_dequeue(&qp->rx_req))) {
-		if (!qp->comm_est_sent) {
-			/* First packet since entering RTR (R3.9). */
-			qp->comm_est_sent = true;
-			if (READ_ONCE(qp->state) == IB_QPS_RTR) {
-				struct ib_event ev = {
-					.device = qp->ibqp.device,
-					.element.qp = &qp->ibqp,
-					.event = IB_EVENT_COMM_EST,
-				};
-
-				if (qp->ibqp.event_handler)
-					qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-			}
+	while (budget > 0) {
+		/*
+		 * Responses go out in PSN order: a READ being served is
+		 * finished before the next request is looked at.
+		 */
+		if (qp->resp.serving >= 0) {
+			progress |= sroce_resp_serve_read(qp, budget);
+			budget -= SROCE_RESP_BUDGET / 4;
+			if (qp->resp.serving >= 0)
+				continue;
 		}
+		skb = skb_dequeue(&qp->rx_req);
+		if (!skb)
+			break;
+		if (!qp->comm_est_sent)
+			sroce_resp_comm_est(qp);
 		if (sroce_pkt_hdrs(skb, &qp->rx_h))
 			;	/* validated on receipt: cannot happen */
 		else if (qp->type == SROCE_QPT_UD)
@@ -677,12 +696,12 @@ bool sroce_resp_run(struct sroce_qp *qp)
 			sroce_resp_rc_uc(qp, skb);
 		kfree_skb(skb);
 		progress = true;
+		budget--;
 	}
 	if (qp->resp.ack_pending && sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
 		qp->resp.ack_pending = false;
 		sroce_resp_send_ack(qp, qp->resp.ack_psn, sroce_resp_ack_syn(qp));
 	}
-	progress |= sroce_resp_serve_read(qp, SROCE_RESP_BUDGET);
 	return progress;
 }
 

@@ -24,6 +24,30 @@ sleep 1
 ibv_devinfo -v -d sroce_a
 step "ibv_devinfo -d sroce_b"
 ibv_devinfo -d sroce_b
+gid_a=$(gid_index sroce_a $IP4_A)
+gid_b=$(gid_index sroce_b $IP4_B)
+
+step "ibv_rc_pingpong between the namespaces (server in $NS_A, client in $NS_B)"
+ip netns exec $NS_A timeout 120 ibv_rc_pingpong -d sroce_a -g "$gid_a" -n 200 &
+spid=$!
+sleep 2
+ip netns exec $NS_B timeout 120 ibv_rc_pingpong -d sroce_b -g "$gid_b" -n 200 $IP4_A
+crc=$?
+wait $spid
+echo "ibv_rc_pingpong: client exit $crc, server exit $?"
+
+step "ib_write_bw 64 KiB between the namespaces"
+ip netns exec $NS_A timeout 180 ib_write_bw -d sroce_a -x "$gid_a" -s 65536 -n 200 -F &
+spid=$!
+sleep 3
+ip netns exec $NS_B timeout 180 ib_write_bw -d sroce_b -x "$gid_b" -s 65536 -n 200 -F $IP4_A
+crc=$?
+wait $spid
+echo "ib_write_bw: client exit $crc, server exit $?"
+
+step "sroce counters (rdma statistic show link sroce_a/1)"
+rdma statistic show link sroce_a/1
+
 step "rdma link del, rmmod sroce"
 devs_down
 rmmod sroce
