@@ -325,7 +325,8 @@ static void make_end(struct dp_pair *p, struct dp_end *e, struct dp_dev *d, int 
 	qa.cap.max_send_wr = cfg->max_send_wr;
 	qa.cap.max_recv_wr = cfg->max_recv_wr;
 	qa.cap.max_send_sge = ssge ? ssge : 1;
-	qa.cap.max_recv_sge = rsge ? rsge : 1;
+	/* UD receives default to 2 SGEs: the GRH and the data. */
+	qa.cap.max_recv_sge = rsge ? rsge : cfg->type == IBV_QPT_UD ? 2 : 1;
 	qa.cap.max_inline_data = cfg->max_inline;
 	if (is_b && cfg->use_srq) {
 		qa.srq = cfg->use_srq;

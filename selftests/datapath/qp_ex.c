@@ -72,7 +72,7 @@ static void check_recv(struct dp_pair *p, struct dp_sgl *r, uint64_t id, uint32_
 	poll_ex(p->b.rcq_ex, &wc, what);
 	dp_check_wc(&wc, IBV_WC_SUCCESS, op, id, p->b.qp->qp_num, what);
 	CHECK_EQ(wc.byte_len, len + (ud ? DP_GRH : 0), "receive byte_len (ibv_wc_read_byte_len)");
-	CHECK_EQ(wc.wc_flags & (IBV_WC_WITH_IMM | IBV_WC_GRH),
+	CHECK_EQ(wc.wc_flags & (IBV_WC_WITH_IMM | (ud ? IBV_WC_GRH : 0)),
 		 (imm ? IBV_WC_WITH_IMM : 0) | (ud ? IBV_WC_GRH : 0),
 		 "receive wc_flags (ibv_wc_read_wc_flags)");
 	if (imm)
