@@ -141,6 +141,43 @@ static void test_send_no_recv(const struct dp_case *c)
 }
 
 /*
+ * seed-rules R1.5: a UD message whose Q_Key does not match the receiver's is
+ * silently dropped (the sender's WR still completes); the next one with the
+ * right Q_Key is received.
+ */
+static void test_bad_qkey(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_UD };
+	struct dp_dev d[2];
+	struct dp_pair p;
+	struct dp_sgl s, r;
+	struct ibv_wc wc;
+
+	dp_setup(&p, d, c->fam, &cfg);
+	dp_sgl_make(&r, &p.b.buf, 0, 64, 1, 1);
+	dp_sgl_clear(&r, 0x5a);
+	dp_post_recv(&p.b, 1, r.sge, r.n);
+	dp_sgl_make(&s, &p.a.buf, 0, 64, 1, 0);
+	dp_sgl_fill(&s, 5);
+	p.qkey ^= 0x10;		/* dp_send_wr uses p.qkey as the remote Q_Key */
+	dp_send_wr(&p, IBV_WR_SEND, 1, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(p.a.scq, &wc, 5000, "send with a wrong Q_Key");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 1, p.a.qp->qp_num,
+		    "send with a wrong Q_Key");
+	dp_expect_none(p.b.rcq, 300, "receiver of a message with a wrong Q_Key");
+	p.qkey ^= 0x10;
+	dp_sgl_fill(&s, 6);
+	dp_send_wr(&p, IBV_WR_SEND, 2, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(p.a.scq, &wc, 5000, "send with the right Q_Key");
+	dp_poll(p.b.rcq, &wc, 5000, "receive with the right Q_Key");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 1, p.b.qp->qp_num,
+		    "receive with the right Q_Key");
+	dp_sgl_check(&r, 6, 0x5a, "message with the right Q_Key");
+	NOTE("wrong Q_Key: dropped silently; right Q_Key: received");
+	dp_teardown(&p, d);
+}
+
+/*
  * seed-rules R1.7, R2.4: an RC send completes only when acknowledged. With no
  * receive WQE the responder answers RNR NAK and (rnr_retry 7 = infinite)
  * the requester retries; the send completes once a receive is posted.
@@ -275,6 +312,7 @@ static const struct dp_case cases[] = {
 	S(UD, 4, SEND_WITH_IMM, 0), S(UD, 6, SEND_WITH_IMM, 0),
 	{ "UC_send_completes_without_receiver_v4", test_send_no_recv, IBV_QPT_UC, 4 },
 	{ "UD_send_completes_without_receiver_v4", test_send_no_recv, IBV_QPT_UD, 4 },
+	{ "UD_wrong_qkey_dropped_v4", test_bad_qkey, IBV_QPT_UD, 4 },
 	{ "RC_send_completes_on_ack_v4", test_rc_send_waits, IBV_QPT_RC, 4 },
 	{ "RC_SEND_WITH_INV_v4", test_send_inv, IBV_QPT_RC, 4 },
 	{ "RC_SEND_WITH_INV_v6", test_send_inv, IBV_QPT_RC, 6 },
