@@ -145,15 +145,32 @@ rxe_down() {
 	return 0
 }
 
+# The sysfs spelling of the GID of an IPv4 or IPv6 address (pure bash:
+# python3 takes seconds to start under a loaded TCG guest).
+ip_to_gid() {
+	local a=$1 head tail n i h=() t=() p=()
+	if [[ $a != *:* ]]; then
+		IFS=. read -r -a p <<<"$a"
+		printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "${p[@]}"
+		return
+	fi
+	if [[ $a == *::* ]]; then head=${a%%::*} tail=${a#*::}; else head=$a tail=; fi
+	[ -n "$head" ] && IFS=: read -r -a h <<<"$head"
+	[ -n "$tail" ] && IFS=: read -r -a t <<<"$tail"
+	n=$((8 - ${#h[@]} - ${#t[@]}))
+	p=("${h[@]}")
+	for ((i = 0; i < n; i++)); do p+=(0); done
+	p+=("${t[@]}")
+	printf '%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x\n' \
+		$((16#${p[0]})) $((16#${p[1]})) $((16#${p[2]})) $((16#${p[3]})) \
+		$((16#${p[4]})) $((16#${p[5]})) $((16#${p[6]})) $((16#${p[7]}))
+}
+
 # gid_index DEV IP: the index of DEV's port-1 RoCE v2 GID for IP (from
 # sysfs, never assumed); prints it, or fails if there is none.
 gid_index() {
 	local want g i
-	want=$(python3 -c 'import ipaddress, sys
-a = ipaddress.ip_address(sys.argv[1])
-n = int(a) | (0xffff << 32) if a.version == 4 else int(a)
-# sysfs spells GIDs as eight 4-digit hex groups (IPv4-mapped included)
-print(":".join("%04x" % ((n >> (16 * (7 - i))) & 0xffff) for i in range(8)))' "$2") || return 1
+	want=$(ip_to_gid "$2") || return 1
 	for g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
 		[ "$(cat "$g" 2>/dev/null)" = "$want" ] || continue
 		i=${g##*/}

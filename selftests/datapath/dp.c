@@ -325,10 +325,8 @@ static void make_end(struct dp_pair *p, struct dp_end *e, struct dp_dev *d, int 
 	qa.cap.max_send_wr = cfg->max_send_wr;
 	qa.cap.max_recv_wr = cfg->max_recv_wr;
 	qa.cap.max_send_sge = ssge ? ssge : 1;
-	qa.cap.max_recv_sge = rsge ? rsge : 1;
-	/* A UD receive takes the 40-byte GRH in an SGE of its own here. */
-	if (cfg->type == IBV_QPT_UD && qa.cap.max_recv_sge < 2)
-		qa.cap.max_recv_sge = 2;
+	/* UD receives default to 2 SGEs: the GRH and the data. */
+	qa.cap.max_recv_sge = rsge ? rsge : cfg->type == IBV_QPT_UD ? 2 : 1;
 	qa.cap.max_inline_data = cfg->max_inline;
 	if (is_b && cfg->use_srq) {
 		qa.srq = cfg->use_srq;
@@ -360,6 +358,9 @@ static void make_end(struct dp_pair *p, struct dp_end *e, struct dp_dev *d, int 
 	      cfg->type, d->name, qa.cap.max_send_wr, qa.cap.max_send_sge,
 	      qa.cap.max_recv_sge, qa.cap.max_inline_data, strerror(errno));
 	e->cap = qa.cap;
+	/* seed-rules R1.4: 24-bit QPNs; 0, 1 (SMI/GSI), 0xFFFFFF are special. */
+	CHECK(e->qp->qp_num > 1 && e->qp->qp_num < 0xffffff,
+	      "QP number 0x%x is not an ordinary 24-bit QPN", e->qp->qp_num);
 	if (cfg->qpex) {
 		e->qpx = ibv_qp_to_qp_ex(e->qp);
 		CHECK(e->qpx, "ibv_qp_to_qp_ex");

@@ -15,6 +15,12 @@ DP_TARGET=${DP_TARGET:-sroce}
 dp_up() {
 	case $DP_TARGET in
 	sroce)
+		# Run alone (not from run_guest.sh), libsroce may not be installed.
+		[ -e /etc/libibverbs.d/sroce.driver ] || {
+			install -m 644 "$BUILD"/provider/libsroce-rdmav*.so \
+				/usr/lib/x86_64-linux-gnu/libibverbs/ &&
+			install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/
+		} || fail "cannot install libsroce (make provider)"
 		sroce_load || fail "cannot load $SROCE_KO"
 		topo_up || fail "topology"
 		devs_up || fail "rdma link add"

@@ -93,7 +93,7 @@ static void xfer_read(struct dp_pair *p, size_t len, int nsge, uint32_t seed)
 		src[i] = dp_pat(i, seed);
 	dp_sgl_make(&s, &p->a.buf, 64, len, nsge, 0);
 	dp_sgl_clear(&s, 0x5a);
-	memset(p->a.buf.p, 0x5a, 64);	/* the guard checked below */
+	memset(p->a.buf.p, 0x5a, 64);
 	dp_send_wr(p, IBV_WR_RDMA_READ, seed, &s, IBV_SEND_SIGNALED, 0,
 		   (uintptr_t)src, p->b.buf.mr->rkey);
 	dp_poll(p->a.scq, &wc, DP_TIMEOUT_MS, what);
