@@ -269,38 +269,38 @@ static u32 sroce_wc_opcode(const struct sroce_swqe *sw)
 	}
 }
 
-/* Post CQEs for finished WQEs, strictly in posting order. */
+/*
+ * Post CQEs for finished WQEs, strictly in posting order. A WQE's SQ slot
+ * is released before its CQE appears: a poller that sees the CQE may post
+ * again at once into a queue that was full.
+ */
 static bool sroce_comp_complete(struct sroce_qp *qp)
 {
 	bool progress = false;
 
 	while (qp->comp.tail != qp->req.head) {
 		struct sroce_swqe *sw = sroce_swqe_at(qp, qp->comp.tail);
+		struct sroce_cqe cqe = {};
+		bool report;
 
 		if (sw->state != SROCE_SWQE_DONE)
 			break;
-		if (sw->signaled || sw->status != IB_WC_SUCCESS) {
-			struct sroce_cqe cqe = {
-				.wr_id = sw->wqe.wr_id,
-				.status = sw->status,
-				.opcode = sroce_wc_opcode(sw),
-				.byte_len = sw->kind == SROCE_WR_READ ||
-					    sw->kind == SROCE_WR_CMP_SWAP ||
-					    sw->kind == SROCE_WR_FETCH_ADD ?
-					    (u32)sw->length : 0,
-				.qp_num = qp->qpn,
-			};
-
-			if (sw->status != IB_WC_SUCCESS)
-				sroce_count(qp->sdev, SROCE_CNT_COMPLETION_ERRORS);
-			if (sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false) == -EOVERFLOW)
-				sroce_qp_error(qp, true, IB_EVENT_QP_FATAL);
+		report = sw->signaled || sw->status != IB_WC_SUCCESS;
+		if (report) {
+			cqe.wr_id = sw->wqe.wr_id;
+			cqe.status = sw->status;
+			cqe.opcode = sroce_wc_opcode(sw);
+			if (sw->kind == SROCE_WR_READ || sw->kind == SROCE_WR_CMP_SWAP ||
+			    sw->kind == SROCE_WR_FETCH_ADD)
+				cqe.byte_len = (u32)sw->length;
+			cqe.qp_num = qp->qpn;
 		}
 		qp->comp.tail++;
+		sroce_sq_release(qp, qp->comp.tail);
+		if (report && sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false) == -EOVERFLOW)
+			sroce_qp_error(qp, true, IB_EVENT_QP_FATAL);
 		progress = true;
 	}
-	if (progress)
-		sroce_sq_release(qp, qp->comp.tail);
 	return progress;
 }
 

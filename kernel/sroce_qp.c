@@ -201,13 +201,13 @@ static void sroce_qp_flush_sq(struct sroce_qp *qp)
 		else
 			cqe.wr_id = READ_ONCE(((struct sroce_send_wqe *)
 				sroce_ring_slot(&qp->sq, qp->comp.tail))->wr_id);
-		sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false);
 		qp->comp.tail++;
+		sroce_sq_release(qp, qp->comp.tail);
+		sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false);
 	}
 	qp->req.head = qp->comp.tail;
 	qp->req.cur = qp->comp.tail;
 	qp->req.rd_atomic = 0;
-	sroce_sq_release(qp, qp->comp.tail);
 }
 
 /* Flush the QP's own RQ (an SRQ keeps its WQEs, R3.3). */

@@ -107,8 +107,6 @@ static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 		cqe.wc_flags |= SROCE_WC_GRH;
 		cqe.network_hdr_type = sroce_pkt(skb)->network_type;
 	}
-	if (status != IB_WC_SUCCESS)
-		sroce_count(qp->sdev, SROCE_CNT_COMPLETION_ERRORS);
 	qp->resp.have_wqe = false;
 	if (sroce_cq_post(qp->rcq, &cqe, &qp->ibqp, solicited) == -EOVERFLOW)
 		sroce_qp_error(qp, false, IB_EVENT_QP_FATAL);
