@@ -419,7 +419,8 @@ static void sroce_qp_free_queues(struct sroce_qp *qp)
 
 static void sroce_qp_init_engines(struct sroce_qp *qp)
 {
-	qp->req.head = qp->req.cur = 0;
+	qp->req.head = 0;
+	qp->req.cur = 0;
 	qp->comp.tail = 0;
 	sroce_req_reset(qp);
 	sroce_resp_reset(qp);

@@ -153,6 +153,24 @@ static int sroce_resp_pop_wqe(struct sroce_qp *qp)
 	return 0;
 }
 
+/*
+ * A SEND or WRITE with immediate found no receive WQE. UC drops the
+ * message (R3.7); RC answers RNR NAK with its min_rnr_timer (R2.4).
+ * Returns what the handler returns: true (UC: the PSN is used up) or false
+ * (RC: the requester sends it again).
+ */
+static bool sroce_resp_no_wqe(struct sroce_qp *qp, const struct sroce_hdrs *h)
+{
+	if (qp->type == SROCE_QPT_UC) {
+		qp->resp.drop_msg = !(h->mask & SROCE_M_END);
+		sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
+		return true;
+	}
+	sroce_resp_send_ack(qp, h->psn, sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
+	sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+	return false;
+}
+
 /* Scatter @len bytes into the receive WQE at resp.roffset. */
 static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
 {
@@ -228,20 +246,8 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (!payload)
 		return false;	/* no memory: the requester will retry */
-	if (h->mask & SROCE_M_START) {
-		if (sroce_resp_pop_wqe(qp)) {
-			if (qp->type == SROCE_QPT_UC) {
-				qp->resp.drop_msg = !(h->mask & SROCE_M_END);
-				sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
-				return true;
-			}
-			/* No receive WQE: RNR NAK with our timer (R2.4). */
-			sroce_resp_send_ack(qp, h->psn,
-					    sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
-			sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
-			return false;
-		}
-	}
+	if ((h->mask & SROCE_M_START) && sroce_resp_pop_wqe(qp))
+		return sroce_resp_no_wqe(qp, h);
 	if (qp->resp.roffset + h->payload_len > sroce_rwqe_len(qp) ||
 	    qp->resp.roffset + h->payload_len > SROCE_MAX_MSG_SZ) {
 		/* R3.4: buffer too short or over max_msg_sz */
@@ -285,17 +291,9 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (!payload)
 		return false;
-	if ((h->mask & SROCE_M_IMM) && sroce_resp_pop_wqe(qp)) {
-		if (qp->type == SROCE_QPT_UC) {
-			qp->resp.drop_msg = !(h->mask & SROCE_M_END);
-			sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
-			return true;
-		}
-		sroce_resp_send_ack(qp, h->psn,
-				    sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
-		sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
-		return false;	/* R2.4: WRITE with immediate needs a WQE */
-	}
+	/* A WRITE with immediate needs a receive WQE too (R1.6, R2.4). */
+	if ((h->mask & SROCE_M_IMM) && sroce_resp_pop_wqe(qp))
+		return sroce_resp_no_wqe(qp, h);
 	if (h->mask & SROCE_M_START) {
 		if (h->reth.len > SROCE_MAX_MSG_SZ) {
 			sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
@@ -306,11 +304,12 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		r->wleft = h->reth.len;
 		r->wlen = h->reth.len;
 		r->wmr = NULL;
-		if (h->reth.len &&
-		    (!(qp->attr.access & IB_ACCESS_REMOTE_WRITE) ||
-		     !(r->wmr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, qp->qpn,
-						h->reth.va, h->reth.len,
-						IB_ACCESS_REMOTE_WRITE, &merr)))) {
+		/* A zero-length WRITE checks no R_Key (IBA 9.4.4). */
+		if (h->reth.len && (qp->attr.access & IB_ACCESS_REMOTE_WRITE))
+			r->wmr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd,
+						 qp->qpn, h->reth.va, h->reth.len,
+						 IB_ACCESS_REMOTE_WRITE, &merr);
+		if (h->reth.len && !r->wmr) {
 			/* R3.4: bad R_Key, range or access */
 			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
 					IB_EVENT_QP_ACCESS_ERR, 0);
@@ -518,7 +517,8 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_mr_put(e->mr);
 	memset(e, 0, sizeof(*e));
 	e->opcode = h->opcode;
-	e->first_psn = e->last_psn = h->psn;
+	e->first_psn = h->psn;
+	e->last_psn = h->psn;
 	e->orig = orig;
 	qp->resp.msn++;
 	sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn,

@@ -109,6 +109,7 @@ void sroce_ring_info(const struct sroce_ring *r, struct sroce_ring_info *info)
 void *sroce_ring_prod_slot(struct sroce_ring *r)
 {
 	/* Acquire: the consumer has finished reading what it released. */
+	/* Pairs with the consumer's release of cons: its reads are done. */
 	u32 cons = smp_load_acquire(&r->hdr->cons);
 
 	if (r->prod - cons >= sroce_ring_slots(r))
@@ -120,12 +121,14 @@ void *sroce_ring_prod_slot(struct sroce_ring *r)
 void sroce_ring_prod_commit(struct sroce_ring *r)
 {
 	r->prod++;
+	/* The slot's contents are visible before the index that covers it. */
 	smp_store_release(&r->hdr->prod, r->prod);
 }
 
 /* The consumer index as user space last published it (unchecked). */
 u32 sroce_ring_user_cons(const struct sroce_ring *r)
 {
+	/* Pairs with the user consumer's release of cons. */
 	return smp_load_acquire(&r->hdr->cons);
 }
 
@@ -141,6 +144,7 @@ u32 sroce_ring_user_cons(const struct sroce_ring *r)
 int sroce_ring_cons_count(struct sroce_ring *r, u32 *count)
 {
 	/* Acquire: the slots up to prod are written before we read them. */
+	/* Pairs with the producer's release: slots below prod are written. */
 	u32 prod = smp_load_acquire(&r->hdr->prod);
 	u32 n = prod - r->cons;
 
@@ -162,6 +166,7 @@ void *sroce_ring_cons_slot(struct sroce_ring *r)
 void sroce_ring_cons_advance(struct sroce_ring *r)
 {
 	r->cons++;
+	/* The slot has been read before the producer may reuse it. */
 	smp_store_release(&r->hdr->cons, r->cons);
 }
 
