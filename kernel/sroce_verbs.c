@@ -28,7 +28,8 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->max_qp = SROCE_MAX_QP;
 	a->max_qp_wr = SROCE_MAX_QP_WR;
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
-			      IB_DEVICE_SYS_IMAGE_GUID;
+			      IB_DEVICE_SYS_IMAGE_GUID |
+			      IB_DEVICE_RC_RNR_NAK_GEN;
 	a->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW;
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW_TYPE_2B;
@@ -44,7 +45,8 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->max_qp_rd_atom = SROCE_MAX_QP_RD_ATOM;
 	a->max_qp_init_rd_atom = SROCE_MAX_QP_RD_ATOM;
 	a->max_res_rd_atom = SROCE_MAX_RES_RD_ATOM;
-	a->atomic_cap = IB_ATOMIC_NONE;
+	/* Real CPU atomics on the target word (sroce_resp.c). */
+	a->atomic_cap = IB_ATOMIC_HCA;
 	a->max_ah = SROCE_MAX_AH;
 	a->max_srq = SROCE_MAX_SRQ;
 	a->max_srq_wr = SROCE_MAX_SRQ_WR;
