@@ -254,7 +254,8 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 }
 
-static u32 sroce_wc_opcode(const struct sroce_swqe *sw)
+/* The completion opcode of a send WQE. */
+u32 sroce_wc_opcode(const struct sroce_swqe *sw)
 {
 	switch (sw->kind) {
 	case SROCE_WR_WRITE:

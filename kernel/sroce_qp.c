@@ -196,14 +196,28 @@ static void sroce_qp_flush_sq(struct sroce_qp *qp)
 	};
 
 	while (qp->comp.tail != prod) {
-		if (sroce_idx_before(qp->comp.tail, qp->req.head))
-			cqe.wr_id = sroce_swqe_at(qp, qp->comp.tail)->wqe.wr_id;
-		else
+		struct sroce_swqe *sw = sroce_swqe_at(qp, qp->comp.tail);
+		bool report = true;
+
+		cqe.status = IB_WC_WR_FLUSH_ERR;
+		cqe.opcode = 0;
+		if (!sroce_idx_before(qp->comp.tail, qp->req.head)) {
 			cqe.wr_id = READ_ONCE(((struct sroce_send_wqe *)
 				sroce_ring_slot(&qp->sq, qp->comp.tail))->wr_id);
+		} else {
+			cqe.wr_id = sw->wqe.wr_id;
+			/* A WQE that finished (the one that failed, most
+			 * likely) reports its own status, not a flush. */
+			if (sw->state == SROCE_SWQE_DONE) {
+				cqe.status = sw->status;
+				cqe.opcode = sroce_wc_opcode(sw);
+				report = sw->signaled || sw->status != IB_WC_SUCCESS;
+			}
+		}
 		qp->comp.tail++;
 		sroce_sq_release(qp, qp->comp.tail);
-		sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false);
+		if (report)
+			sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false);
 	}
 	qp->req.head = qp->comp.tail;
 	qp->req.cur = qp->comp.tail;

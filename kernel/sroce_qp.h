@@ -245,5 +245,6 @@ void sroce_comp_reset(struct sroce_qp *qp);
 void sroce_resp_free(struct sroce_qp *qp);
 int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
 void sroce_comp_arm_timer(struct sroce_qp *qp);
+u32 sroce_wc_opcode(const struct sroce_swqe *sw);
 
 #endif /* SROCE_QP_H */
