@@ -112,6 +112,12 @@ int sroce_mw_bind(struct sroce_dev *sdev, struct sroce_pd *pd, u32 qpn,
 
 	if (!k)
 		return -EINVAL;
+	/*
+	 * A window grants remote access only; a local-write bit in the bind
+	 * (rdma-core's own tests pass one, and rxe accepts it) means nothing
+	 * for it and is dropped rather than failing the bind.
+	 */
+	access &= ~IB_ACCESS_LOCAL_WRITE;
 	if (k->kind != SROCE_KEY_MW || (new_rkey >> 8) != k->index ||
 	    (access & ~SROCE_MW_ACCESS))
 		goto put_key;
