@@ -589,11 +589,18 @@ static int sroce_qp_check_values(struct sroce_qp *qp, struct ib_qp_attr *attr,
 		return -EINVAL;
 	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > 0xFFFFFF)
 		return -EINVAL;
+	/*
+	 * The FLUSH access bits are accepted as real RNICs accept them
+	 * (rdma-core's tests always set them); sroce offers no FLUSH opcode,
+	 * so they grant nothing.
+	 */
 	if ((mask & IB_QP_ACCESS_FLAGS) &&
 	    (attr->qp_access_flags & ~(IB_ACCESS_LOCAL_WRITE |
 				       IB_ACCESS_REMOTE_WRITE |
 				       IB_ACCESS_REMOTE_READ |
-				       IB_ACCESS_REMOTE_ATOMIC)))
+				       IB_ACCESS_REMOTE_ATOMIC |
+				       IB_ACCESS_FLUSH_GLOBAL |
+				       IB_ACCESS_FLUSH_PERSISTENT)))
 		return -EINVAL;
 	/* The queues cannot be resized. */
 	if ((mask & IB_QP_CAP) &&
