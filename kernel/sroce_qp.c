@@ -555,6 +555,13 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	wait_for_completion(&qp->released);
 	/* Work queued by a lookup that raced with us has run or was cancelled. */
 	flush_work(&qp->work);
+	/*
+	 * That work may have re-armed a timer after the cancel above. Timers
+	 * hold no reference (their callback only tries to take one), so stop
+	 * them again now that nothing can arm them, before the QP is freed.
+	 */
+	hrtimer_cancel(&qp->ack_timer);
+	hrtimer_cancel(&qp->rnr_timer);
 	skb_queue_purge(&qp->rx_req);
 	skb_queue_purge(&qp->rx_resp);
 	sroce_resp_free(qp);
