@@ -185,6 +185,24 @@ static int sroce_cq_setup(struct sroce_cq *cq, struct ibv_context *ctx,
 	return ret;
 }
 
+/*
+ * The part of create_cq and create_cq_ex after the kernel made the CQ: map
+ * its ring and set the ibv_cq_ex callbacks. On failure the kernel CQ is
+ * destroyed again; the caller frees @cq.
+ */
+static int sroce_cq_finish(struct sroce_cq *cq, struct ibv_context *ctx,
+			   const struct sroce_ring_info *ring)
+{
+	int ret = sroce_cq_setup(cq, ctx, ring);
+
+	if (ret) {
+		ibv_cmd_destroy_cq(&cq->vcq.cq);
+		return ret;
+	}
+	sroce_cq_set_ex_ops(cq);
+	return 0;
+}
+
 static struct ibv_cq *sroce_create_cq(struct ibv_context *ctx, int cqe,
 				      struct ibv_comp_channel *channel,
 				      int comp_vector)
@@ -204,14 +222,11 @@ static struct ibv_cq *sroce_create_cq(struct ibv_context *ctx, int cqe,
 				&cmd, sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	if (ret)
 		goto err_free;
-	ret = sroce_cq_setup(cq, ctx, &resp.drv.ring);
+	ret = sroce_cq_finish(cq, ctx, &resp.drv.ring);
 	if (ret)
-		goto err_destroy;
-	sroce_cq_set_ex_ops(cq);
+		goto err_free;
 	return &cq->vcq.cq;
 
-err_destroy:
-	ibv_cmd_destroy_cq(&cq->vcq.cq);
 err_free:
 	free(cq);
 	errno = ret;
@@ -241,14 +256,11 @@ static struct ibv_cq_ex *sroce_create_cq_ex(struct ibv_context *ctx,
 				   &resp.ibv_resp, sizeof(resp), 0);
 	if (ret)
 		goto err_free;
-	ret = sroce_cq_setup(cq, ctx, &resp.drv.ring);
+	ret = sroce_cq_finish(cq, ctx, &resp.drv.ring);
 	if (ret)
-		goto err_destroy;
-	sroce_cq_set_ex_ops(cq);
+		goto err_free;
 	return &cq->vcq.cq_ex;
 
-err_destroy:
-	ibv_cmd_destroy_cq(&cq->vcq.cq);
 err_free:
 	free(cq);
 	errno = ret;
