@@ -260,26 +260,54 @@ static void sroce_qp_flush(struct sroce_qp *qp)
 	}
 }
 
-static void sroce_qp_work(struct work_struct *work)
+/*
+ * Run the engines until none makes progress or @rounds run out. Caller
+ * holds engine_mutex. Returns true if work may remain.
+ */
+static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 {
-	struct sroce_qp *qp = container_of(work, struct sroce_qp, work);
 	bool progress;
-	int rounds = 0;
 
-	mutex_lock(&qp->engine_mutex);
 	do {
 		progress = sroce_comp_run(qp);
 		progress |= sroce_resp_run(qp);
 		progress |= sroce_req_run(qp);
 		sroce_qp_flush(qp);
-		/* Be fair to other QPs on a busy system. */
-		if (++rounds >= 64 && progress) {
-			sroce_qp_schedule(qp);
-			break;
-		}
-	} while (progress);
+	} while (progress && --rounds > 0);
+	return progress;
+}
+
+static void sroce_qp_work(struct work_struct *work)
+{
+	struct sroce_qp *qp = container_of(work, struct sroce_qp, work);
+
+	mutex_lock(&qp->engine_mutex);
+	/* Be fair to other QPs on a busy system: requeue after 64 rounds. */
+	if (sroce_qp_run_engines(qp, 64))
+		sroce_qp_schedule(qp);
 	mutex_unlock(&qp->engine_mutex);
 	sroce_qp_put(qp);
+}
+
+/*
+ * A user doorbell: the caller is a process in a system call, so it may run
+ * the engines itself when nobody else is (as a NIC starts on the doorbell):
+ * the WQEs it posted are on the wire, and UD/UC sends completed, when the
+ * call returns, without a wakeup of the workqueue. Whatever is left, or a
+ * busy engine, goes to the work item.
+ */
+static void sroce_qp_doorbell(struct sroce_qp *qp)
+{
+	bool more;
+
+	if (!mutex_trylock(&qp->engine_mutex)) {
+		sroce_qp_schedule(qp);
+		return;
+	}
+	more = sroce_qp_run_engines(qp, 4);
+	mutex_unlock(&qp->engine_mutex);
+	if (more)
+		sroce_qp_schedule(qp);
 }
 
 /*
@@ -908,7 +936,7 @@ static int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			*bad_wr = wr;
 			return -EINVAL;		/* R3.8 */
 		}
-		sroce_qp_schedule(qp);
+		sroce_qp_doorbell(qp);
 		return 0;
 	}
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_POST_SEND)) {
