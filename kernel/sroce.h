@@ -20,6 +20,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce_counters.h"
+#include "sroce_mcast.h"
 
 #define DRV_NAME "sroce"
 
@@ -52,6 +53,8 @@ struct sroce_dev {
 	u32 mr_next, qp_next, srq_next, ah_next;	/* xa_alloc_cyclic cursors */
 
 	struct sroce_net_dev *net;	/* sroce_net.c; set by sroce_net_dev_init */
+
+	struct sroce_mcast mcast;	/* sroce_mcast.c, its own locks */
 
 	/* Lock free; see sroce_counters.h and sroce_stats.c. */
 	atomic64_t counters[SROCE_NUM_COUNTERS];

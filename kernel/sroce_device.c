@@ -20,6 +20,7 @@
 #include "sroce_ah.h"
 #include "sroce_stats.h"
 #include "sroce_qp.h"
+#include "sroce_mcast.h"
 
 /* libsroce matches devices by this attribute; see Documentation/abi.md. */
 static ssize_t sroce_abi_version_show(struct device *device,
@@ -96,7 +97,7 @@ void sroce_port_update(struct sroce_dev *sdev)
 static const struct ib_device_ops *const sroce_area_ops[] = {
 	&sroce_dev_ops,
 	&sroce_ring_ops, &sroce_cq_ops, &sroce_srq_ops, &sroce_mr_ops, &sroce_mw_ops, &sroce_ah_ops,
-	&sroce_stats_ops, &sroce_qp_ops,
+	&sroce_stats_ops, &sroce_qp_ops, &sroce_mcast_ops,
 };
 
 /**
@@ -138,6 +139,7 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->srq_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
+	sroce_mcast_init(&sdev->mcast);
 	sroce_init_device_attrs(sdev);
 	for (i = 0; i < ARRAY_SIZE(sroce_area_ops); i++)
 		ib_set_device_ops(&sdev->ibdev, sroce_area_ops[i]);

@@ -10,6 +10,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "sroce_qp.h"
+#include "sroce_mcast.h"
 #include "sroce_param.h"
 #include "sroce_cq.h"
 #include "sroce_recv.h"
@@ -333,12 +334,25 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_qp *qp;
 
+	if (pkt->dqpn == SROCE_QPN_MULTICAST) {
+		sroce_mcast_rcv(sdev, skb);
+		return;
+	}
 	qp = sroce_qp_get(sdev, pkt->dqpn);
 	if (!qp) {
 		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
 		kfree_skb(skb);
 		return;
 	}
+	sroce_qp_deliver(qp, skb);
+	sroce_qp_put(qp);
+}
+
+void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_dev *sdev = qp->sdev;
+
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
 	    sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
 		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
@@ -352,7 +366,6 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 		skb_queue_tail(&qp->rx_resp, skb);
 		sroce_qp_schedule(qp);
 	}
-	sroce_qp_put(qp);
 }
 
 static int sroce_qp_check_caps(struct sroce_dev *sdev,
@@ -572,6 +585,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct sroce_qp *qp = to_sroce_qp(ibqp);
 
 	/* No new packets, timers or work after this. */
+	sroce_mcast_qp_gone(qp);
 	xa_erase_irq(&qp->sdev->qp_xa, qp->qpn);
 	WRITE_ONCE(qp->state, IB_QPS_RESET);
 	hrtimer_cancel(&qp->ack_timer);

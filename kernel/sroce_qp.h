@@ -175,6 +175,7 @@ struct sroce_qp {
 
 	refcount_t ref;
 	struct completion released;
+	atomic_t mcast_groups;		/* groups attached to (sroce_mcast.c) */
 
 	/* Protected by state_lock. */
 	spinlock_t state_lock;
@@ -221,6 +222,8 @@ void sroce_qp_module_exit(void);
 
 /* Receive path entry: takes ownership of @skb (struct sroce_pkt in cb). */
 void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
+/* Hand @skb to @qp, whose memory the caller keeps alive; consumes it. */
+void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb);
 
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
 void sroce_qp_put(struct sroce_qp *qp);

@@ -7,12 +7,15 @@
  * Checks, in order, each drop counted by reason (sroce_counters.h):
  *   UDP length == skb length, room for BTH + ICRC     rx_drop_malformed
  *   IPv6 without extension headers                     rx_drop_malformed
- *   IP multicast destination (not supported yet)       rx_drop_mcast
+ *   IP broadcast destination                           rx_drop_mcast
  *   headers linear (pskb_may_pull)                     rx_drop_no_mem
  *   ICRC over IP + UDP + BTH .. pad                    rx_drop_icrc
  *   core sroce_parse_hdrs(): CNP                       rx_drop_cnp
  *                            anything else             rx_drop_malformed
- *   BTH DestQP 0xFFFFFF (multicast QP)                 rx_drop_mcast
+ *   DestQP 0xFFFFFF without a multicast IP destination,
+ *   or a multicast destination with another DestQP     rx_drop_mcast
+ * Packets for DestQP 0xFFFFFF then go to sroce_mcast_rcv(), which drops
+ * (rx_drop_mcast) what no attached QP of this device takes.
  * The ICRC is checked before the headers are parsed, as an RNIC does: a
  * corrupted opcode is a corrupted packet, not a malformed one.
  *
@@ -94,7 +97,8 @@ static bool sroce_icrc_ok(struct sk_buff *skb, const u8 *iph,
 
 /* Network-level checks; sets the IP header length and network type. */
 static enum sroce_counter sroce_check_net(struct sk_buff *skb,
-					  unsigned int *ip_lenp, u8 *net_type)
+					  unsigned int *ip_lenp, u8 *net_type,
+					  bool *mcastp)
 {
 	unsigned int ulen, ip_len;
 	bool mcast;
@@ -113,8 +117,9 @@ static enum sroce_counter sroce_check_net(struct sk_buff *skb,
 		if (ip_len != ip_hdrlen(skb))
 			return SROCE_CNT_DROP_MALFORMED;
 		*net_type = RDMA_NETWORK_IPV4;
-		mcast = ipv4_is_multicast(ip_hdr(skb)->daddr) ||
-			ipv4_is_lbcast(ip_hdr(skb)->daddr);
+		if (ipv4_is_lbcast(ip_hdr(skb)->daddr))
+			return SROCE_CNT_DROP_MCAST;
+		mcast = ipv4_is_multicast(ip_hdr(skb)->daddr);
 		break;
 	case htons(ETH_P_IPV6):
 		/* RoCEv2 has no IPv6 extension headers (the ICRC has no rule) */
@@ -126,8 +131,7 @@ static enum sroce_counter sroce_check_net(struct sk_buff *skb,
 	default:
 		return SROCE_CNT_DROP_MALFORMED;
 	}
-	if (mcast)
-		return SROCE_CNT_DROP_MCAST;
+	*mcastp = mcast;
 	*ip_lenp = ip_len;
 	return SROCE_RX_OK;
 }
@@ -165,9 +169,10 @@ void sroce_recv_skb(struct sroce_dev *sdev, struct sk_buff *skb,
 	struct sroce_hdrs h;
 	unsigned int ib_len, hdr_len, ip_len = 0;
 	u8 net_type = 0;
+	bool mcast;
 	int err;
 
-	drop = sroce_check_net(skb, &ip_len, &net_type);
+	drop = sroce_check_net(skb, &ip_len, &net_type, &mcast);
 	if (drop != SROCE_RX_OK)
 		goto drop;
 	ib_len = skb->len - SROCE_UDP_HDR_LEN;
@@ -199,7 +204,8 @@ void sroce_recv_skb(struct sroce_dev *sdev, struct sk_buff *skb,
 				      sroce_parse_err_name(err));
 		goto drop;
 	}
-	if (h.dqpn == SROCE_QPN_MULTICAST) {	/* seed-rules R1.4 */
+	/* The multicast QPN exactly for multicast addresses (R1.4). */
+	if ((h.dqpn == SROCE_QPN_MULTICAST) != mcast) {
 		drop = SROCE_CNT_DROP_MCAST;
 		goto drop;
 	}

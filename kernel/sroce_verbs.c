@@ -49,6 +49,9 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->atomic_cap = IB_ATOMIC_HCA;
 	a->max_ah = SROCE_MAX_AH;
 	a->max_srq = SROCE_MAX_SRQ;
+	a->max_mcast_grp = SROCE_MAX_MCAST_GRP;
+	a->max_mcast_qp_attach = SROCE_MAX_MCAST_QP_ATTACH;
+	a->max_total_mcast_qp_attach = SROCE_MAX_MCAST_TOTAL_ATTACH;
 	a->max_srq_wr = SROCE_MAX_SRQ_WR;
 	a->max_srq_sge = SROCE_MAX_SRQ_SGE;
 	a->max_fast_reg_page_list_len = SROCE_MAX_FAST_REG_PAGES;
@@ -187,6 +190,7 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&sdev->mr_xa);
 	xa_destroy(&sdev->srq_xa);
 	xa_destroy(&sdev->ah_xa);
+	sroce_mcast_fini(sdev);
 	sroce_dev_list_del(sdev);
 	sroce_net_dev_fini(sdev);
 	pr_info(DRV_NAME ": removed %s\n", dev_name(&ibdev->dev));

@@ -650,4 +650,7 @@ const struct verbs_context_ops sroce_qp_ops = {
 	.destroy_qp = sroce_destroy_qp,
 	.post_send = sroce_post_send,
 	.post_recv = sroce_post_recv,
+	/* Multicast membership lives in the kernel: a plain command each. */
+	.attach_mcast = ibv_cmd_attach_mcast,
+	.detach_mcast = ibv_cmd_detach_mcast,
 };

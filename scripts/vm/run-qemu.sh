@@ -30,7 +30,10 @@ args=$(IFS=,; echo "$*")
 "$SROCE_TOP/scripts/vm/mkimage.sh"
 kernel=$(ls "$SROCE_ROOT"/boot/vmlinuz-* | head -1)
 mkdir -p "$SROCE_BUILD"
-console=$SROCE_BUILD/guest-console.log
+# One console file per run, so that two guests of one tree cannot mix
+# their exit statuses; the last run's is kept as guest-console.log.
+console=$SROCE_BUILD/guest-console.$$.log
+trap 'mv -f "$console" "$SROCE_BUILD/guest-console.log" 2>/dev/null' EXIT
 
 log "booting guest (TCG, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s): $script $*"
 rc=0

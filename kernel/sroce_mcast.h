@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sroce multicast groups: UD QPs attached to an MGID receive the packets
+ * sent to QPN 0xFFFFFF at that group's IP address (seed-rules R1.1, R1.4).
+ */
+#ifndef SROCE_MCAST_H
+#define SROCE_MCAST_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+struct sroce_dev;
+struct sroce_qp;
+struct sk_buff;
+
+/*
+ * Per device. attach_mutex serialises attach and detach (which sleep to
+ * join the IP group) and is taken before RTNL; lock guards the group list
+ * and every group's QP array for the receive path (softirq).
+ */
+struct sroce_mcast {
+	struct mutex attach_mutex;	/* attach/detach; before RTNL */
+	spinlock_t lock;		/* groups, ngroups, nattached, each qps[] */
+	struct list_head groups;	/* struct sroce_mcg, under lock */
+	u32 ngroups;			/* under lock */
+	u32 nattached;			/* QP attachments in all groups */
+};
+
+void sroce_mcast_init(struct sroce_mcast *m);
+void sroce_mcast_fini(struct sroce_dev *sdev);
+/* Detach @qp from every group (destroy_qp). */
+void sroce_mcast_qp_gone(struct sroce_qp *qp);
+/* Receive: deliver a packet for QPN 0xFFFFFF; consumes @skb. */
+void sroce_mcast_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
+
+extern const struct ib_device_ops sroce_mcast_ops;
+
+#endif /* SROCE_MCAST_H */
