@@ -249,6 +249,7 @@ static void sroce_qp_flush(struct sroce_qp *qp)
 	if (s == IB_QPS_ERR || s == IB_QPS_SQE)
 		sroce_qp_flush_sq(qp);
 	if (s == IB_QPS_ERR) {
+		sroce_resp_flush_wqe(qp);
 		sroce_qp_flush_rq(qp);
 		if (qp->srq && !qp->resp.have_wqe) {
 			/* SRQ QP in ERROR has nothing left in flight (R3.9) */
@@ -825,7 +826,12 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->sq_draining = qp->state == IB_QPS_SQD &&
 			    qp->comp.tail != qp->req.cur;
 	spin_unlock_bh(&qp->state_lock);
-	rdma_copy_ah_attr(&attr->ah_attr, &a->ah_attr);
+	/*
+	 * No GID reference for the caller: neither ib_query_qp's users nor
+	 * uverbs release one (every query leaked a GID entry reference).
+	 */
+	attr->ah_attr = a->ah_attr;
+	attr->ah_attr.grh.sgid_attr = NULL;
 	mutex_unlock(&qp->engine_mutex);
 
 	attr->cap.max_send_wr = sroce_ring_slots(&qp->sq);
