@@ -164,16 +164,20 @@ void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 {
 	enum sroce_qp_state next;
 	unsigned long flags;
+	bool was_err;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
+	was_err = qp->state == IB_QPS_ERR;
+	/* A catastrophic error (CQ overrun, bad ring) is never just SQE. */
 	next = sroce_qp_state_on_error(qp->type,
 				       (enum sroce_qp_state)qp->state,
-				       send_side);
+				       send_side && event != IB_EVENT_QP_FATAL);
 	WRITE_ONCE(qp->state, (enum ib_qp_state)next);
 	sroce_qp_set_flush_flags(qp);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	sroce_dbg_qp(qp, "-> %s\n", sroce_qp_state_name(next));
-	if (event)
+	/* One event per entry to ERROR: not one per later failed CQE post. */
+	if (event && !was_err)
 		sroce_qp_event(qp, event);
 	sroce_qp_schedule(qp);
 }

@@ -120,7 +120,8 @@ void err_expect_wc(struct ibv_cq *cq, enum ibv_wc_status st, uint64_t wr_id,
 	struct ibv_wc wc;
 
 	dp_poll(cq, &wc, 10000, what);
-	dp_check_wc(&wc, st, 0, wr_id, qp->qp_num, what);
+	/* The opcode is checked by the data-path tests, not here. */
+	dp_check_wc(&wc, st, wc.opcode, wr_id, qp->qp_num, what);
 }
 
 uint32_t err_dead_key(struct ibv_pd *pd, void *addr, size_t len, int rkey)
@@ -146,22 +147,28 @@ void err_modify_to_err(struct ibv_qp *qp)
 
 int err_inject(const struct dp_pair *p, uint32_t psn, const char *args)
 {
-	const char *pkt = getenv("ROCE_PKT"), *ns = getenv("NS_A");
-	const char *ifname = getenv("SNIFF_IF");
-	const struct dp_dev *b = p->b.dev;
+	return err_inject_to(p, 1, psn, args);
+}
+
+int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *args)
+{
+	const char *pkt = getenv("ROCE_PKT"), *ns = getenv(to_b ? "NS_A" : "NS_B");
+	const char *ifname = getenv(to_b ? "SNIFF_IF" : "SNIFF_IF_B");
+	const struct dp_end *dst = to_b ? &p->b : &p->a, *src = to_b ? &p->a : &p->b;
+	const struct dp_dev *b = dst->dev;
 	char cmd[1024], line[256], ip[64];
 	int syn = -1;
 	FILE *f;
 
 	if (!pkt || !ns || !ifname)
-		dp_skip("packet injection needs ROCE_PKT, NS_A and SNIFF_IF (sroce target)");
+		dp_skip("packet injection needs ROCE_PKT, NS_A/NS_B, SNIFF_IF(_B) (sroce target)");
 	CHECK(b->family == 4, "injection is over IPv4");
 	snprintf(ip, sizeof(ip), "%u.%u.%u.%u", b->ip[0], b->ip[1], b->ip[2], b->ip[3]);
 	/* Resolve the neighbour first: a raw packet may wait for ARP. */
 	snprintf(cmd, sizeof(cmd), "ip netns exec %s ping -q -c 1 -W 5 %s >/dev/null && "
 		 "ip netns exec %s python3 %s req %s --qpn 0x%x --psn 0x%x "
 		 "--sniff %s --reply-qpn 0x%x %s", ns, ip, ns, pkt, ip,
-		 p->b.qp->qp_num, psn, ifname, p->a.qp->qp_num, args);
+		 dst->qp->qp_num, psn, ifname, src->qp->qp_num, args);
 	NOTE("%s", cmd);
 	f = popen(cmd, "r");
 	CHECK(f, "popen: %m");

@@ -37,5 +37,7 @@ void err_modify_to_err(struct ibv_qp *qp);
  * @args are roce_pkt.py's "req" options (opcode, va, rkey, ...).
  */
 int err_inject(const struct dp_pair *p, uint32_t psn, const char *args);
+/* The same to A's QP from B's address (@to_b 0), or to B (@to_b 1). */
+int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *args);
 
 #endif

@@ -45,9 +45,14 @@ static void test_rc_flush(const struct dp_case *c)
 		dp_post_recv(&p.b, 20 + i, &rs[i], 1);
 		dp_post_recv(&p.a, 30 + i, &ls, 1);
 	}
-	dp_send_wr(&p, IBV_WR_RDMA_WRITE, 1, NULL, IBV_SEND_SIGNALED, 0,
-		   (uintptr_t)p.b.buf.p,
-		   err_dead_key(p.b.dev->pd, p.b.buf.p, 4096, 1));
+	{
+		struct dp_sgl s;	/* not zero-length: that checks no R_Key */
+
+		dp_sgl_make(&s, &p.a.buf, 0, 64, 1, 0);
+		dp_send_wr(&p, IBV_WR_RDMA_WRITE, 1, &s, IBV_SEND_SIGNALED, 0,
+			   (uintptr_t)p.b.buf.p,
+			   err_dead_key(p.b.dev->pd, p.b.buf.p, 4096, 1));
+	}
 	for (i = 2; i <= 4; i++)
 		post_send_n(&p, &p.a, NULL, 0, i, &ls);
 	err_expect_wc(p.a.scq, IBV_WC_REM_ACCESS_ERR, 1, p.a.qp, "failed WRITE");
@@ -87,7 +92,7 @@ static void test_sqe(const struct dp_case *c)
 	struct dp_cfg cfg = { .type = c->type };
 	struct ibv_qp_attr at = { .qp_state = IBV_QPS_RTS };
 	int ud = c->type == IBV_QPT_UD;
-	struct ibv_sge bad, ls, rs;
+	struct ibv_sge bad, ls, rs, bs;
 	struct dp_dev d[2];
 	struct dp_pair p;
 	struct ibv_wc wc;
@@ -105,7 +110,8 @@ static void test_sqe(const struct dp_case *c)
 	err_expect_wc(p.a.scq, IBV_WC_WR_FLUSH_ERR, 2, p.a.qp, "send posted in SQE");
 	/* The receive side of a QP in SQE still works. */
 	dp_post_recv(&p.a, 3, &rs, 1);
-	post_send_n(&p, &p.b, p.b.ah, p.a.qp->qp_num, 4, &rs);
+	bs = (struct ibv_sge){ (uintptr_t)p.b.buf.p + 8192, 64, p.b.buf.mr->lkey };
+	post_send_n(&p, &p.b, p.b.ah, p.a.qp->qp_num, 4, &bs);
 	dp_poll(p.a.rcq, &wc, 10000, "receive in SQE");
 	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 3, p.a.qp->qp_num, "receive in SQE");
 	err_expect_wc(p.b.scq, IBV_WC_SUCCESS, 4, p.b.qp, "peer's send");

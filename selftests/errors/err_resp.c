@@ -332,6 +332,33 @@ static void test_inject(const struct dp_case *c)
 	dp_teardown(&p, d);
 }
 
+/*
+ * seed-rules R3.6: A's SEND waits for its ACK (B has no receive WQE, so B
+ * answers RNR NAK and A keeps retrying); an RDMA READ RESPONSE ONLY for
+ * that PSN, injected from B's address, is a response of an unexpected
+ * opcode: the SEND completes with BAD_RESP_ERR and A goes to ERROR.
+ */
+static void test_bad_resp(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+	struct dp_dev d[2];
+	struct dp_pair p;
+	struct dp_sgl s;
+
+	dp_setup(&p, d, c->fam, &cfg);
+	dp_sgl_make(&s, &p.a.buf, 0, 64, 1, 0);
+	dp_send_wr(&p, IBV_WR_SEND, 1, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	usleep(100000);
+	dp_expect_none(p.a.scq, 50, "SEND before its ACK");
+	err_inject_to(&p, 0, p.cfg.psn_a, "--opcode 0x10 --payload 64");
+	err_expect_wc(p.a.scq, IBV_WC_BAD_RESP_ERR, 1, p.a.qp, "requester SEND");
+	err_expect_state(p.a.qp, IBV_QPS_ERR, "requester QP");
+	err_expect_state(p.b.qp, IBV_QPS_RTS, "responder QP");
+	dp_expect_none(p.b.rcq, 50, "responder receive CQ");
+	NOTE("READ response to a SEND: BAD_RESP_ERR, requester ERROR");
+	dp_teardown(&p, d);
+}
+
 #define RECV(n, f) { "SEND_recv_" n, test_send_recv, IBV_QPT_RC, 4, 0, f }
 #define REM(n, op, f) { n, test_remote, IBV_QPT_RC, 4, op, f }
 #define LOC(n, op, f) { n, test_local, IBV_QPT_RC, 4, op, f }
@@ -370,6 +397,7 @@ static const struct dp_case cases[] = {
 	INJ("SEND_MIDDLE_out_of_sequence", 2),
 	INJ("WRITE_payload_not_reth_len", 3),
 	INJ("SEND_FIRST_short_payload", 4),
+	{ "inject_READ_response_to_SEND", test_bad_resp, IBV_QPT_RC, 4 },
 };
 
 int main(int argc, char **argv)

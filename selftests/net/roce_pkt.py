@@ -14,7 +14,7 @@ usage: roce_pkt.py KIND DST [--count N] [--qpn Q] [--opcode OP] [--seed S]
 Prints the number of packets sent and the sum of their IB lengths (BTH
 through ICRC) as "sent N bytes B".
 
-KIND "req" sends one RC request of any opcode to a live QP (--psn, --va,
+KIND "req" sends one RC request (or response) of any opcode to a live QP (--psn, --va,
 --rkey, --dmalen fill the RETH or AtomicETH, --payload its length) and,
 with --sniff IFACE --reply-qpn Q, waits up to 3 s for the acknowledge the
 responder sends to QP Q and prints "reply syndrome 0xSS psn 0xPPPPPP"
@@ -66,6 +66,7 @@ def ib_packet(opcode, dqpn, payload=b"", tver=0):
 RETH_OPS = {0x06, 0x0A, 0x0B, 0x0C}        # RC WRITE FIRST/ONLY(+imm), READ
 ATOMIC_OPS = {0x12, 0x13}                 # RC COMPARE SWAP, FETCH ADD
 IMM_OPS = {0x03, 0x05, 0x09, 0x0B}
+AETH_OPS = {0x0D, 0x0F, 0x10, 0x11}       # RC READ RESPONSE FIRST/LAST/ONLY, ACK
 
 
 def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload):
@@ -77,6 +78,11 @@ def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload):
         ext += struct.pack(">QIQQ", va, rkey, 1, 0)
     if opcode in IMM_OPS:
         ext += struct.pack(">I", 0x1234)
+    if opcode in AETH_OPS:
+        ext += struct.pack(">I", 0)      # ACK syndrome, MSN 0
+    if opcode in AETH_OPS:
+        return bth(opcode, dqpn, psn=psn, pad=-len(payload) & 3) + ext + \
+            payload + bytes(-len(payload) & 3)
     pad = -len(payload) & 3
     return bth(opcode, dqpn, psn=psn, pad=pad, ackreq=True) + ext + \
         payload + bytes(pad)
