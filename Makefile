@@ -37,6 +37,10 @@ image:
 check:
 	scripts/check.sh
 
+# Regenerate Documentation/spec-map.md (and the seed-rules copy).
+spec-map:
+	scripts/spec-map.sh --update
+
 demo:
 	scripts/demo.sh
 
@@ -52,4 +56,4 @@ clean:
 	$(MAKE) -C selftests/fuzz clean
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check demo vm-test pyverbs clean
+.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs clean

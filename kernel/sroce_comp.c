@@ -164,9 +164,13 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 	qp->req.need_retry = false;
 	sw = sroce_comp_oldest(qp);
-	if (!sw || sw->kind != SROCE_WR_READ || psn_before(psn, sw->first_psn) ||
-	    psn_after(psn, sw->last_psn)) {
+	if (!sw || psn_before(psn, sw->first_psn) || psn_after(psn, sw->last_psn)) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+		return;
+	}
+	if (sw->kind != SROCE_WR_READ) {
+		/* A READ response to what was no READ (R3.6). */
+		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);
 		return;
 	}
 	if (psn != qp->comp.psn) {

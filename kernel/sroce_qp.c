@@ -165,16 +165,20 @@ void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 {
 	enum sroce_qp_state next;
 	unsigned long flags;
+	bool was_err;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
+	was_err = qp->state == IB_QPS_ERR;
+	/* A catastrophic error (CQ overrun, bad ring) is never just SQE. */
 	next = sroce_qp_state_on_error(qp->type,
 				       (enum sroce_qp_state)qp->state,
-				       send_side);
+				       send_side && event != IB_EVENT_QP_FATAL);
 	WRITE_ONCE(qp->state, (enum ib_qp_state)next);
 	sroce_qp_set_flush_flags(qp);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	sroce_dbg_qp(qp, "-> %s\n", sroce_qp_state_name(next));
-	if (event)
+	/* One event per entry to ERROR: not one per later failed CQE post. */
+	if (event && !was_err)
 		sroce_qp_event(qp, event);
 	sroce_qp_schedule(qp);
 }
@@ -250,6 +254,7 @@ static void sroce_qp_flush(struct sroce_qp *qp)
 	if (s == IB_QPS_ERR || s == IB_QPS_SQE)
 		sroce_qp_flush_sq(qp);
 	if (s == IB_QPS_ERR) {
+		sroce_resp_flush_wqe(qp);
 		sroce_qp_flush_rq(qp);
 		if (qp->srq && !qp->resp.have_wqe) {
 			/* SRQ QP in ERROR has nothing left in flight (R3.9) */
@@ -839,7 +844,12 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->sq_draining = qp->state == IB_QPS_SQD &&
 			    qp->comp.tail != qp->req.cur;
 	spin_unlock_bh(&qp->state_lock);
-	rdma_copy_ah_attr(&attr->ah_attr, &a->ah_attr);
+	/*
+	 * No GID reference for the caller: neither ib_query_qp's users nor
+	 * uverbs release one (every query leaked a GID entry reference).
+	 */
+	attr->ah_attr = a->ah_attr;
+	attr->ah_attr.grh.sgid_attr = NULL;
 	mutex_unlock(&qp->engine_mutex);
 
 	attr->cap.max_send_wr = sroce_ring_slots(&qp->sq);

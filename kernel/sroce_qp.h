@@ -241,6 +241,7 @@ u8 *sroce_pkt_payload(struct sk_buff *skb);
 /* Engines. Each returns true if it made progress. */
 bool sroce_req_run(struct sroce_qp *qp);
 bool sroce_resp_run(struct sroce_qp *qp);
+void sroce_resp_flush_wqe(struct sroce_qp *qp);
 bool sroce_comp_run(struct sroce_qp *qp);
 void sroce_req_reset(struct sroce_qp *qp);
 void sroce_resp_reset(struct sroce_qp *qp);

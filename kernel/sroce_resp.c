@@ -129,8 +129,17 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
 	}
 	if (qp->type == SROCE_QPT_RC)
 		sroce_resp_nak(qp, psn, code);
-	if (wc_status && qp->resp.have_wqe)
+	/*
+	 * The receive WQE the message took completes now: with its own
+	 * error, a local access error for a WRITE with immediate to a bad
+	 * R_Key (R3.4), else flushed.
+	 */
+	if (qp->resp.have_wqe) {
+		if (!wc_status)
+			wc_status = event == IB_EVENT_QP_ACCESS_ERR ?
+				    IB_WC_LOC_ACCESS_ERR : IB_WC_WR_FLUSH_ERR;
 		sroce_resp_recv_cqe(qp, wc_status, IB_WC_RECV, 0, 0, 0, NULL, false);
+	}
 	if (qp->resp.wmr) {
 		sroce_mr_put(qp->resp.wmr);
 		qp->resp.wmr = NULL;
@@ -617,7 +626,9 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 		}
 		qp->resp.drop_msg = false;
 	}
-	if (!sroce_resp_seq_ok(qp, h)) {
+	if (!sroce_resp_seq_ok(qp, h) ||
+	    !sroce_req_len_ok(h->mask, h->payload_len, qp->attr.pmtu)) {
+		/* R3.4: bad opcode (sequence) or payload length */
 		if (!rc && qp->resp.have_wqe)
 			qp->resp.roffset = 0;
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
@@ -658,6 +669,17 @@ static void sroce_resp_comm_est(struct sroce_qp *qp)
 	qp->comm_est_sent = true;
 	if (READ_ONCE(qp->state) == IB_QPS_RTR && qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/*
+ * A QP in ERROR completes the receive WQE a message had taken, if any,
+ * with WR_FLUSH_ERR (R3.3): it is neither in the RQ nor back in the SRQ.
+ */
+void sroce_resp_flush_wqe(struct sroce_qp *qp)
+{
+	if (qp->resp.have_wqe)
+		sroce_resp_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0, 0,
+				    NULL, false);
 }
 
 bool sroce_resp_run(struct sroce_qp *qp)

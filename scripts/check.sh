@@ -26,6 +26,10 @@ frc=$?
 	if [ $frc = 0 ]; then echo "ok 1 fuzz smoke"; else tail -20 "$res/fuzz.log" | sed 's/^/# /'; echo "not ok 1 fuzz smoke"; fi
 } | tee "$res/fuzz.ktap" | tail -1
 
+log "seed-rules map (every rule has a test)"
+"$SROCE_TOP/scripts/spec-map.sh" >"$res/specmap.ktap" 2>&1
+grep -E "^(not )?ok|^# (no test|pending|Doc)" "$res/specmap.ktap"
+
 log "building sroce.ko, libsroce and the selftests"
 build_ok=1
 for s in build-module build-provider build-selftests; do
@@ -47,4 +51,4 @@ fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/guest.ktap"
+	"$res/specmap.ktap" "$res/guest.ktap"

@@ -52,6 +52,17 @@ const struct sroce_opcode_info *sroce_opcode_get(u8 opcode)
 	return info->mask ? info : NULL;
 }
 
+bool sroce_req_len_ok(u32 mask, u32 payload_len, u32 pmtu)
+{
+	if (!(mask & SROCE_M_PAYLOAD))
+		return !payload_len;
+	if (!(mask & SROCE_M_END))
+		return payload_len == pmtu;
+	if (!(mask & SROCE_M_START))
+		return payload_len >= 1 && payload_len <= pmtu;
+	return payload_len <= pmtu;
+}
+
 const char *sroce_opcode_name(u8 opcode)
 {
 	const struct sroce_opcode_info *info = sroce_opcode_get(opcode);

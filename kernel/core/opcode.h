@@ -182,6 +182,13 @@ extern const struct sroce_opcode_info sroce_opcode_table[SROCE_OPCODE_NUM];
 const struct sroce_opcode_info *sroce_opcode_get(u8 opcode);
 /* sroce_opcode_name - name of @opcode, "UNKNOWN" if unsupported */
 const char *sroce_opcode_name(u8 opcode);
+/*
+ * Is @payload_len right for a request of @mask on a path MTU of @pmtu
+ * bytes? FIRST and MIDDLE packets carry exactly one MTU, LAST one byte to
+ * one MTU, ONLY up to one MTU (IBA C9-92; seed-rules R3.4 "bad payload
+ * length" otherwise). Requests without payload carry none.
+ */
+bool sroce_req_len_ok(u32 mask, u32 payload_len, u32 pmtu);
 /* sroce_opcode_qpt - QP type an opcode belongs to, or -EINVAL */
 int sroce_opcode_qpt(u8 opcode);
 

@@ -84,9 +84,10 @@ bool sroce_wqe_is_local(uint32_t opcode)
 	return opcode == IBV_WR_LOCAL_INV || opcode == IBV_WR_BIND_MW;
 }
 
+/* Too many send SGEs: mlx5 answers ENOMEM (no room in the WQE), so do we. */
 int sroce_check_sge_count(const struct sroce_sq_caps *caps, uint64_t num_sge)
 {
-	return num_sge > caps->max_sge ? EINVAL : 0;
+	return num_sge > caps->max_sge ? ENOMEM : 0;
 }
 
 int sroce_check_inline(const struct sroce_sq_caps *caps, uint32_t opcode,

@@ -51,9 +51,10 @@ dp_down() {
 	esac
 }
 
-# dp_prog NAME [args]: run the C test program build/selftests/dp_NAME.
+# dp_prog NAME [args]: run the C test program build/selftests/dp_NAME
+# (build/selftests/NAME when DP_PREFIX is set empty).
 dp_prog() {
-	local prog=$TOOLS/dp_$1 rc
+	local prog=$TOOLS/${DP_PREFIX-dp_}$1 rc
 	shift
 	[ -x "$prog" ] || fail "$prog is not built (scripts/build-selftests.sh)"
 	dmesg_mark

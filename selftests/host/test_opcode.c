@@ -350,3 +350,29 @@ TEST(pkt_pos_helper)
 	ASSERT_EQ(sroce_pkt_pos(false, false), SROCE_POS_MIDDLE);
 	ASSERT_EQ(sroce_pkt_pos(false, true), SROCE_POS_LAST);
 }
+
+/* seed-rules R3.4: "bad payload length" (IBA C9-92) */
+TEST(req_len_ok)
+{
+	const u32 m = 1024;
+	u32 first = sroce_opcode_get(0x00)->mask, middle = sroce_opcode_get(0x01)->mask;
+	u32 last = sroce_opcode_get(0x02)->mask, only = sroce_opcode_get(0x04)->mask;
+	u32 read = sroce_opcode_get(0x0c)->mask, wfirst = sroce_opcode_get(0x06)->mask;
+
+	EXPECT_TRUE(sroce_req_len_ok(first, m, m));
+	EXPECT_FALSE(sroce_req_len_ok(first, m - 4, m));
+	EXPECT_FALSE(sroce_req_len_ok(first, m + 4, m));
+	EXPECT_TRUE(sroce_req_len_ok(middle, m, m));
+	EXPECT_FALSE(sroce_req_len_ok(middle, 64, m));
+	EXPECT_TRUE(sroce_req_len_ok(wfirst, m, m));
+	EXPECT_FALSE(sroce_req_len_ok(wfirst, 0, m));
+	EXPECT_TRUE(sroce_req_len_ok(last, 1, m));
+	EXPECT_TRUE(sroce_req_len_ok(last, m, m));
+	EXPECT_FALSE(sroce_req_len_ok(last, 0, m));
+	EXPECT_FALSE(sroce_req_len_ok(last, m + 1, m));
+	EXPECT_TRUE(sroce_req_len_ok(only, 0, m));
+	EXPECT_TRUE(sroce_req_len_ok(only, m, m));
+	EXPECT_FALSE(sroce_req_len_ok(only, m + 4, m));
+	EXPECT_TRUE(sroce_req_len_ok(read, 0, m));
+	EXPECT_FALSE(sroce_req_len_ok(read, 4, m));
+}

@@ -13,6 +13,12 @@ is the tool's choice. "garbage" uses a plain UDP socket.
 usage: roce_pkt.py KIND DST [--count N] [--qpn Q] [--opcode OP] [--seed S]
 Prints the number of packets sent and the sum of their IB lengths (BTH
 through ICRC) as "sent N bytes B".
+
+KIND "req" sends one RC request (or response) of any opcode to a live QP (--psn, --va,
+--rkey, --dmalen fill the RETH or AtomicETH, --payload its length) and,
+with --sniff IFACE --reply-qpn Q, waits up to 3 s for the acknowledge the
+responder sends to QP Q and prints "reply syndrome 0xSS psn 0xPPPPPP"
+(or "reply none"): the requester's view of an injected error request.
 """
 import argparse
 import ipaddress
@@ -55,6 +61,66 @@ def ib_packet(opcode, dqpn, payload=b"", tver=0):
         ext[0:8] = struct.pack(">II", 0x11111111, 0x000001)
     return bth(opcode, dqpn, pad=pad, tver=tver) + bytes(ext) + payload + \
         bytes(pad)
+
+
+RETH_OPS = {0x06, 0x0A, 0x0B, 0x0C}        # RC WRITE FIRST/ONLY(+imm), READ
+ATOMIC_OPS = {0x12, 0x13}                 # RC COMPARE SWAP, FETCH ADD
+IMM_OPS = {0x03, 0x05, 0x09, 0x0B}
+AETH_OPS = {0x0D, 0x0F, 0x10, 0x11}       # RC READ RESPONSE FIRST/LAST/ONLY, ACK
+
+
+def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload):
+    """One RC request: BTH (AckReq) + RETH/AtomicETH/ImmDt + payload."""
+    ext = b""
+    if opcode in RETH_OPS:
+        ext += struct.pack(">QII", va, rkey, dmalen)
+    if opcode in ATOMIC_OPS:
+        ext += struct.pack(">QIQQ", va, rkey, 1, 0)
+    if opcode in IMM_OPS:
+        ext += struct.pack(">I", 0x1234)
+    if opcode in AETH_OPS:
+        ext += struct.pack(">I", 0)      # ACK syndrome, MSN 0
+    if opcode in AETH_OPS:
+        return bth(opcode, dqpn, psn=psn, pad=-len(payload) & 3) + ext + \
+            payload + bytes(-len(payload) & 3)
+    pad = -len(payload) & 3
+    return bth(opcode, dqpn, psn=psn, pad=pad, ackreq=True) + ext + \
+        payload + bytes(pad)
+
+
+def sniff_open(ifname):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((ifname, 0))
+    s.settimeout(0.2)
+    return s
+
+
+def sniff_reply(s, src, qpn, secs=3.0):
+    """The (syndrome, psn) of the first RC ACKNOWLEDGE from @src to @qpn."""
+    import time
+    end = time.monotonic() + secs
+    want = socket.inet_aton(src)
+    while time.monotonic() < end:
+        try:
+            f = s.recv(2048)
+        except socket.timeout:
+            continue
+        if len(f) < 14 + 20 + 8 + 16 or f[12:14] != b"\x08\x00":
+            continue
+        ip = f[14:]
+        ihl = (ip[0] & 15) * 4
+        if ip[9] != socket.IPPROTO_UDP or ip[12:16] != want:
+            continue
+        udp = ip[ihl:]
+        if struct.unpack(">H", udp[2:4])[0] != ROCE_PORT:
+            continue
+        ib = udp[8:]
+        dqpn = struct.unpack(">I", ib[4:8])[0] & 0xFFFFFF
+        if ib[0] != 0x11 or dqpn != qpn:
+            continue
+        psn = struct.unpack(">I", ib[8:12])[0] & 0xFFFFFF
+        return ib[12], psn
+    return None
 
 
 def ipv4_hdr(src, dst, total_len, ident=0x1234, tos=0, ttl=64, frag=0x4000):
@@ -161,13 +227,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kind", choices=["valid", "badicrc", "short", "badop",
                                      "tver", "cnp", "mcastqp", "frag",
-                                     "garbage", "fuzz"])
+                                     "garbage", "fuzz", "req"])
     ap.add_argument("dst")
     ap.add_argument("--count", type=int, default=1)
     ap.add_argument("--qpn", type=lambda x: int(x, 0), default=0xABCDE)
     ap.add_argument("--opcode", type=lambda x: int(x, 0), default=0x64)
     ap.add_argument("--payload", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--psn", type=lambda x: int(x, 0), default=0)
+    ap.add_argument("--va", type=lambda x: int(x, 0), default=0)
+    ap.add_argument("--rkey", type=lambda x: int(x, 0), default=0)
+    ap.add_argument("--dmalen", type=lambda x: int(x, 0), default=0)
+    ap.add_argument("--sniff")
+    ap.add_argument("--reply-qpn", type=lambda x: int(x, 0), default=0)
     a = ap.parse_args()
     rnd = random.Random(a.seed)
     dst = str(ipaddress.ip_address(a.dst))
@@ -179,6 +251,20 @@ def main():
         p = frame(src, dst, ib, **kw)
         pkts.append(p)
         iblen += len(ib) + (4 if kw.get("with_icrc", True) else 0)
+
+    if a.kind == "req":
+        sn = sniff_open(a.sniff) if a.sniff else None
+        pl = bytes(rnd.getrandbits(8) for _ in range(a.payload))
+        add(rc_request(a.opcode, a.qpn, a.psn, a.va, a.rkey, a.dmalen, pl))
+        raw_send(dst, pkts)
+        print("sent %d bytes %d" % (1, iblen))
+        if sn:
+            r = sniff_reply(sn, dst, a.reply_qpn)
+            if r:
+                print("reply syndrome 0x%02x psn 0x%06x" % r)
+            else:
+                print("reply none")
+        return 0
 
     for i in range(a.count):
         if a.kind in ("valid", "badicrc"):

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * err.c: helpers of the error selftests (see err.h).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+#include "err.h"
+
+const char *err_event_str(enum ibv_event_type t)
+{
+	switch (t) {
+#define E(x) case IBV_EVENT_##x: return #x
+	E(CQ_ERR); E(QP_FATAL); E(QP_REQ_ERR); E(QP_ACCESS_ERR); E(COMM_EST);
+	E(SQ_DRAINED); E(PATH_MIG); E(PATH_MIG_ERR); E(DEVICE_FATAL);
+	E(PORT_ACTIVE); E(PORT_ERR); E(LID_CHANGE); E(PKEY_CHANGE);
+	E(SM_CHANGE); E(SRQ_ERR); E(SRQ_LIMIT_REACHED); E(QP_LAST_WQE_REACHED);
+	E(CLIENT_REREGISTER); E(GID_CHANGE); E(WQ_FATAL);
+#undef E
+	}
+	return "UNKNOWN";
+}
+
+const char *err_qp_state_str(enum ibv_qp_state s)
+{
+	static const char *const n[] = { "RESET", "INIT", "RTR", "RTS", "SQD",
+					 "SQE", "ERR" };
+
+	return (unsigned int)s < ARRAY_SIZE(n) ? n[s] : "?";
+}
+
+static const void *event_elem(const struct ibv_async_event *ev)
+{
+	switch (ev->event_type) {
+	case IBV_EVENT_CQ_ERR:
+		return ev->element.cq;
+	case IBV_EVENT_SRQ_ERR:
+	case IBV_EVENT_SRQ_LIMIT_REACHED:
+		return ev->element.srq;
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
+		return ev->element.qp;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The next event within ms: 1 and *ev filled (acked), or 0. GID_CHANGE is
+ * passed over: GID tables follow link and address changes on their own
+ * schedule (device/gid_change.sh checks that event).
+ */
+static int next_event(struct ibv_context *ctx, int ms, struct ibv_async_event *ev)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	uint64_t end = dp_now_ms() + ms;
+	int n;
+
+	for (;;) {
+		n = poll(&pfd, 1, (int)(end > dp_now_ms() ? end - dp_now_ms() : 0));
+		CHECK(n >= 0, "poll on the async fd: %m");
+		if (!n)
+			return 0;
+		CHECK(!ibv_get_async_event(ctx, ev), "ibv_get_async_event: %m");
+		ibv_ack_async_event(ev);
+		if (ev->event_type != IBV_EVENT_GID_CHANGE)
+			return 1;
+	}
+}
+
+void err_expect_event(struct ibv_context *ctx, enum ibv_event_type type,
+		      const void *elem, int ms, const char *what)
+{
+	struct ibv_async_event ev;
+
+	CHECK(next_event(ctx, ms, &ev), "%s: no %s event within %d ms", what,
+	      err_event_str(type), ms);
+	CHECK(ev.event_type == type, "%s: event %s, want %s", what,
+	      err_event_str(ev.event_type), err_event_str(type));
+	if (elem)
+		CHECK(event_elem(&ev) == elem, "%s: %s event for %p, want %p",
+		      what, err_event_str(type), event_elem(&ev), elem);
+}
+
+void err_expect_no_event(struct ibv_context *ctx, int ms, const char *what)
+{
+	struct ibv_async_event ev;
+
+	CHECK(!next_event(ctx, ms, &ev), "%s: unexpected async event %s", what,
+	      err_event_str(ev.event_type));
+}
+
+void err_expect_state(struct ibv_qp *qp, enum ibv_qp_state want, const char *what)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr at;
+	uint64_t t0 = dp_now_ms();
+
+	for (;;) {
+		CHECK(!ibv_query_qp(qp, &at, IBV_QP_STATE, &ia), "%s: query_qp: %m",
+		      what);
+		if (at.qp_state == want)
+			return;
+		CHECK(dp_now_ms() - t0 < 2000, "%s: QP 0x%x state %s, want %s", what,
+		      qp->qp_num, err_qp_state_str(at.qp_state),
+		      err_qp_state_str(want));
+		usleep(10000);
+	}
+}
+
+void err_expect_wc(struct ibv_cq *cq, enum ibv_wc_status st, uint64_t wr_id,
+		   struct ibv_qp *qp, const char *what)
+{
+	struct ibv_wc wc;
+
+	dp_poll(cq, &wc, 10000, what);
+	/* The opcode is checked by the data-path tests, not here. */
+	dp_check_wc(&wc, st, wc.opcode, wr_id, qp->qp_num, what);
+}
+
+uint32_t err_dead_key(struct ibv_pd *pd, void *addr, size_t len, int rkey)
+{
+	struct ibv_mr *mr = ibv_reg_mr(pd, addr, len, IBV_ACCESS_LOCAL_WRITE |
+				       IBV_ACCESS_REMOTE_WRITE |
+				       IBV_ACCESS_REMOTE_READ |
+				       IBV_ACCESS_REMOTE_ATOMIC);
+	uint32_t key;
+
+	CHECK(mr, "reg_mr: %m");
+	key = rkey ? mr->rkey : mr->lkey;
+	CHECK(!ibv_dereg_mr(mr), "dereg_mr");
+	return key;
+}
+
+void err_modify_to_err(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr at = { .qp_state = IBV_QPS_ERR };
+
+	CHECK(!ibv_modify_qp(qp, &at, IBV_QP_STATE), "modify_qp to ERR: %m");
+}
+
+int err_inject(const struct dp_pair *p, uint32_t psn, const char *args)
+{
+	return err_inject_to(p, 1, psn, args);
+}
+
+int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *args)
+{
+	const char *pkt = getenv("ROCE_PKT"), *ns = getenv(to_b ? "NS_A" : "NS_B");
+	const char *ifname = getenv(to_b ? "SNIFF_IF" : "SNIFF_IF_B");
+	const struct dp_end *dst = to_b ? &p->b : &p->a, *src = to_b ? &p->a : &p->b;
+	const struct dp_dev *b = dst->dev;
+	char cmd[1024], line[256], ip[64];
+	int syn = -1;
+	FILE *f;
+
+	if (!pkt || !ns || !ifname)
+		dp_skip("packet injection needs ROCE_PKT, NS_A/NS_B, SNIFF_IF(_B) (sroce target)");
+	CHECK(b->family == 4, "injection is over IPv4");
+	snprintf(ip, sizeof(ip), "%u.%u.%u.%u", b->ip[0], b->ip[1], b->ip[2], b->ip[3]);
+	/* Resolve the neighbour first: a raw packet may wait for ARP. */
+	snprintf(cmd, sizeof(cmd), "ip netns exec %s ping -q -c 1 -W 5 %s >/dev/null && "
+		 "ip netns exec %s python3 %s req %s --qpn 0x%x --psn 0x%x "
+		 "--sniff %s --reply-qpn 0x%x %s", ns, ip, ns, pkt, ip,
+		 dst->qp->qp_num, psn, ifname, src->qp->qp_num, args);
+	NOTE("%s", cmd);
+	f = popen(cmd, "r");
+	CHECK(f, "popen: %m");
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int v;
+
+		printf("# %s", line);
+		if (sscanf(line, "reply syndrome 0x%x", &v) == 1)
+			syn = (int)v;
+	}
+	CHECK(pclose(f) == 0, "roce_pkt.py failed");
+	return syn;
+}

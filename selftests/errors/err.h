@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * err.h: helpers of the error selftests (selftests/errors/), on top of the
+ * data-path harness (datapath/dp.h): async events, QP states, bad keys and
+ * raw packet injection.
+ */
+#ifndef SROCE_ERR_H
+#define SROCE_ERR_H
+
+#include "../datapath/dp.h"
+
+const char *err_event_str(enum ibv_event_type t);
+/*
+ * Wait up to ms for the next async event of ctx; it must be @type and
+ * concern @elem (a QP, CQ or SRQ; NULL for a port/device event).
+ */
+void err_expect_event(struct ibv_context *ctx, enum ibv_event_type type,
+		      const void *elem, int ms, const char *what);
+/* No async event on ctx for ms milliseconds. */
+void err_expect_no_event(struct ibv_context *ctx, int ms, const char *what);
+/* ibv_query_qp's state must be @want (waits up to 2 s for it). */
+void err_expect_state(struct ibv_qp *qp, enum ibv_qp_state want,
+		      const char *what);
+const char *err_qp_state_str(enum ibv_qp_state s);
+/* Poll one completion and check its status, wr_id and qp_num. */
+void err_expect_wc(struct ibv_cq *cq, enum ibv_wc_status st, uint64_t wr_id,
+		   struct ibv_qp *qp, const char *what);
+/* A key no MR has any more: registered, then deregistered. */
+uint32_t err_dead_key(struct ibv_pd *pd, void *addr, size_t len, int rkey);
+/* Move a QP to ERROR through modify_qp. */
+void err_modify_to_err(struct ibv_qp *qp);
+
+/*
+ * Inject one RoCEv2 request to B's QP from end A's address with
+ * selftests/net/roce_pkt.py (netns $NS_A), and return the AETH syndrome of
+ * the acknowledge B sends back to A (-1 if none came within 3 s).
+ * @args are roce_pkt.py's "req" options (opcode, va, rkey, ...).
+ */
+int err_inject(const struct dp_pair *p, uint32_t psn, const char *args);
+/* The same to A's QP from B's address (@to_b 0), or to B (@to_b 1). */
+int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *args);
+
+#endif
