@@ -47,7 +47,7 @@ t0=$SECONDS
 
 # unittest's last lines: "Ran N tests in Ts" then "OK (skipped=S)" or
 # "FAILED (failures=F, errors=E, skipped=S, expected failures=X)".
-R=0 F=0 E=0 S=0 X=0 crashed=""
+R=0 F=0 E=0 S=0 X=0 crashed="" late=""
 count() {	# count LOGFILE NAME RC
 	local ran last num
 	ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in.*/\1/p' "$1" | tail -1)
@@ -60,6 +60,9 @@ count() {	# count LOGFILE NAME RC
 		E=$((E + 1))
 		return
 	fi
+	# Finished, but the interpreter died on the way out (seen: pyverbs
+	# destroying a CQ after closing its context, at garbage collection).
+	[ "$3" -gt 1 ] && late="$late $2(rc=$3)"
 	num() { sed -n "s/.*[(, ]$1=\([0-9]*\).*/\1/p" <<<"$last"; }
 	R=$((R + ran))
 	F=$((F + $(num failures || :)0 / 10))
@@ -93,6 +96,7 @@ fi
 info "ran in $((SECONDS - t0)) s; full log: build/pyverbs-$target.log"
 grep -E '^(ERROR|FAIL):' "$log" | sed 's/^/# /' | head -150
 [ -z "$crashed" ] || info "modules whose interpreter died (counted as one error each):$crashed"
+[ -z "$late" ] || info "modules whose interpreter died after its tests finished (results counted):$late"
 echo "pyverbs on $dev: $R run, $((R - F - E - S - X)) passed, $F failed, $E errors, $S skipped$([ $X = 0 ] || echo ", $X expected failures")"
 [ "$target" = rxe ] && rxe_down
 [ $((F + E)) = 0 ]
