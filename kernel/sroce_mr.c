@@ -524,6 +524,52 @@ err_remove:
 	return ERR_PTR(err);
 }
 
+/*
+ * Re-registration (IBA 11.2.8.4). A new PD or new access rights change the
+ * MR in place under its lock, keeping its keys: a packet checked before
+ * the change finishes with the old rights, any later one sees the new.
+ * A new translation, or write access over pages pinned for reading only,
+ * needs new pinned pages: that is a new MR, which the core puts in the
+ * old one's place and then destroys the old one.
+ */
+static struct ib_mr *sroce_rereg_user_mr(struct ib_mr *ibmr, int flags,
+					 u64 start, u64 length, u64 iova,
+					 int access, struct ib_pd *new_pd,
+					 struct ib_udata *udata)
+{
+	struct sroce_mr *mr = to_sroce_mr(ibmr);
+	unsigned long irqflags;
+
+	if (mr->type != SROCE_MR_USER || !mr->umem ||
+	    (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS)))
+		return ERR_PTR(-EINVAL);
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = mr->access;
+	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & IB_ACCESS_LOCAL_WRITE))
+		return ERR_PTR(-EINVAL);
+	/* The old MR is destroyed if we make a new one: windows forbid it. */
+	if (atomic_read(&mr->num_mw))
+		return ERR_PTR(-EBUSY);
+
+	if (!(flags & IB_MR_REREG_TRANS) && ib_access_writable(access) &&
+	    !mr->umem->writable) {
+		flags |= IB_MR_REREG_TRANS;
+		start = mr->umem->address;
+		length = mr->length;
+		iova = mr->iova;
+	}
+	if (flags & IB_MR_REREG_TRANS)
+		return sroce_reg_user_mr(new_pd, start, length, iova, access,
+					 udata);
+
+	spin_lock_irqsave(&mr->lock, irqflags);
+	mr->access = access;
+	WRITE_ONCE(mr->ibmr.pd, new_pd);
+	spin_unlock_irqrestore(&mr->lock, irqflags);
+	return NULL;
+}
+
 static struct ib_mr *sroce_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 				    u32 max_num_sg)
 {
@@ -589,4 +635,5 @@ const struct ib_device_ops sroce_mr_ops = {
 	.get_dma_mr = sroce_get_dma_mr,
 	.map_mr_sg = sroce_map_mr_sg,
 	.reg_user_mr = sroce_reg_user_mr,
+	.rereg_user_mr = sroce_rereg_user_mr,
 };

@@ -67,6 +67,7 @@ static inline struct sroce_ah *to_sah(struct ibv_ah *ibah)
 
 /* Per-area verbs (sroce_cq.c, sroce_srq.c, sroce_mr.c, sroce_ah.c). */
 extern const struct verbs_context_ops sroce_cq_ctx_ops;
+void sroce_cq_clean(struct ibv_cq *ibcq, uint32_t qpn);
 extern const struct verbs_context_ops sroce_srq_ctx_ops;
 extern const struct verbs_context_ops sroce_mr_ctx_ops;
 extern const struct verbs_context_ops sroce_ah_ctx_ops;

@@ -302,6 +302,21 @@ static int sroce_resize_cq(struct ibv_cq *ibcq, int cqe)
 	return ret;
 }
 
+static bool sroce_cqe_of_qp(const void *slot, void *qpn)
+{
+	return ((const struct sroce_cqe *)slot)->qp_num == *(uint32_t *)qpn;
+}
+
+/* A QP went to RESET: its completions leave the CQ (as mlx5 does). */
+void sroce_cq_clean(struct ibv_cq *ibcq, uint32_t qpn)
+{
+	struct sroce_cq *cq = to_scq(ibcq);
+
+	pthread_spin_lock(&cq->lock);
+	sroce_uring_cons_remove(&cq->ring, sroce_cqe_of_qp, &qpn);
+	pthread_spin_unlock(&cq->lock);
+}
+
 static int sroce_destroy_cq(struct ibv_cq *ibcq)
 {
 	struct sroce_cq *cq = to_scq(ibcq);

@@ -29,6 +29,22 @@ static struct ibv_mr *sroce_reg_mr(struct ibv_pd *pd, void *addr,
 	return &vmr->ibv_mr;
 }
 
+/*
+ * The kernel changes the MR in place (PD, access) or registers a new one
+ * (translation, or write access on pages pinned read-only); either way
+ * the keys come back in the answer.
+ */
+static int sroce_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+			  void *addr, size_t length, int access)
+{
+	struct ib_uverbs_rereg_mr_resp resp;
+	struct ibv_rereg_mr cmd;
+
+	return ibv_cmd_rereg_mr(vmr, flags, addr, length, (uintptr_t)addr,
+				access, pd, &cmd, sizeof(cmd), &resp,
+				sizeof(resp));
+}
+
 static int sroce_dereg_mr(struct verbs_mr *vmr)
 {
 	int ret = ibv_cmd_dereg_mr(vmr);
@@ -107,4 +123,5 @@ const struct verbs_context_ops sroce_mr_ctx_ops = {
 	.dealloc_mw = sroce_dealloc_mw,
 	.dereg_mr = sroce_dereg_mr,
 	.reg_mr = sroce_reg_mr,
+	.rereg_mr = sroce_rereg_mr,
 };

@@ -613,6 +613,11 @@ static int sroce_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		pthread_spin_lock(&qp->rq_lock);
 		sroce_uring_reload(&qp->rq);
 		pthread_spin_unlock(&qp->rq_lock);
+		/* Nothing of the old life of the QP stays in its CQs. */
+		if (ibqp->recv_cq)
+			sroce_cq_clean(ibqp->recv_cq, ibqp->qp_num);
+		if (ibqp->send_cq && ibqp->send_cq != ibqp->recv_cq)
+			sroce_cq_clean(ibqp->send_cq, ibqp->qp_num);
 	}
 	return 0;
 }

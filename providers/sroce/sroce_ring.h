@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <rdma/sroce-abi.h>
 
@@ -164,6 +165,40 @@ static inline void sroce_uring_cons_advance(struct sroce_uring *r)
 {
 	r->cons++;
 	sroce_uring_store_release(&r->hdr->cons, r->cons);
+}
+
+/*
+ * Consumer: remove the filled entries that @drop selects, keeping the
+ * order of the others (a CQ losing a reset QP's completions). Kept entries
+ * move towards the producer end and cons advances past the freed slots,
+ * so the producer, which writes only at prod and beyond, never meets a
+ * slot being moved. Returns how many were removed.
+ */
+static inline uint32_t sroce_uring_cons_remove(struct sroce_uring *r,
+					       bool (*drop)(const void *slot,
+							    void *arg),
+					       void *arg)
+{
+	uint32_t prod = sroce_uring_load_acquire(&r->hdr->prod);
+	uint32_t i = prod, w = prod;
+
+	if (prod - r->cons > r->mask + 1)
+		return 0;	/* an impossible producer index: touch nothing */
+	while (i != r->cons) {
+		i--;
+		if (drop(sroce_uring_slot(r, i), arg))
+			continue;
+		w--;
+		if (w != i)
+			memcpy(sroce_uring_slot(r, w), sroce_uring_slot(r, i),
+			       r->stride);
+	}
+	if (w == r->cons)
+		return 0;
+	i = w - r->cons;
+	r->cons = w;
+	sroce_uring_store_release(&r->hdr->cons, r->cons);
+	return i;
 }
 
 /* After a RESET the kernel has zeroed the indices: start again from them. */

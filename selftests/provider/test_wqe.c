@@ -934,3 +934,57 @@ TEST(uring_setup_checks_kernel_layout)
 	EXPECT_EQ(r.prod, 0);
 	free(mem);
 }
+
+/* ------------------------------------------------------------------ */
+/* Consumer-side removal (a reset QP's CQEs leave its CQ)             */
+/* ------------------------------------------------------------------ */
+
+static bool entry_is(const void *slot, void *arg)
+{
+	return *(const uint32_t *)slot == *(uint32_t *)arg;
+}
+
+/* Producer side of the test: entry @i of the ring holds value @v. */
+static void ring_put(struct test_ring *t, uint32_t v)
+{
+	uint32_t p = t->r.hdr->prod;
+
+	memcpy(sroce_uring_slot(&t->r, p), &v, sizeof(v));
+	t->r.hdr->prod = p + 1;
+}
+
+TEST(uring_cons_remove_keeps_order_across_wrap)
+{
+	static const uint32_t vals[] = { 1, 7, 2, 7, 7, 3, 4, 7 };
+	struct test_ring t;
+	uint32_t seven = 7, none = 9, i, got[8], n = 0;
+	const uint32_t *e;
+
+	/* 8 slots, indices starting just below the 2^32 wrap. */
+	ASSERT_EQ(ring_make(&t, 3, 16, 8, 0xfffffffcu), 0);
+	for (i = 0; i < 8; i++)
+		ring_put(&t, vals[i]);
+	EXPECT_EQ(sroce_uring_cons_remove(&t.r, entry_is, &none), 0);
+	EXPECT_EQ(t.r.cons, 0xfffffffcu);
+	EXPECT_EQ(sroce_uring_cons_remove(&t.r, entry_is, &seven), 4);
+	EXPECT_EQ(t.r.hdr->cons, t.r.cons);	/* published to the kernel */
+	EXPECT_EQ(t.r.hdr->prod - t.r.cons, 4);
+	while ((e = sroce_uring_cons_slot(&t.r))) {
+		got[n++] = *e;
+		sroce_uring_cons_advance(&t.r);
+	}
+	ASSERT_EQ(n, 4);
+	EXPECT_EQ(got[0], 1);
+	EXPECT_EQ(got[1], 2);
+	EXPECT_EQ(got[2], 3);
+	EXPECT_EQ(got[3], 4);
+	/* Everything removed: the ring is empty, not garbage. */
+	ring_put(&t, 7);
+	ring_put(&t, 7);
+	EXPECT_EQ(sroce_uring_cons_remove(&t.r, entry_is, &seven), 2);
+	EXPECT_TRUE(sroce_uring_cons_slot(&t.r) == NULL);
+	/* An impossible producer index is left alone. */
+	t.r.hdr->prod = t.r.cons + 9;
+	EXPECT_EQ(sroce_uring_cons_remove(&t.r, entry_is, &seven), 0);
+	ring_free(&t);
+}
