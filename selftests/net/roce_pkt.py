@@ -52,15 +52,16 @@ def bth(opcode, dqpn, psn=0, pad=0, tver=0, pkey=0xFFFF, ackreq=False):
                        (0x80000000 if ackreq else 0) | (psn & 0xFFFFFF))
 
 
-def ib_packet(opcode, dqpn, payload=b"", tver=0):
-    """BTH + extension headers (zeroed, DETH Q_Key 0x11111111) + payload
-    + pad, without the ICRC."""
+def ib_packet(opcode, dqpn, payload=b"", tver=0, pkey=0xFFFF,
+              qkey=0x11111111):
+    """BTH + extension headers (zeroed, DETH Q_Key @qkey from QP 1) +
+    payload + pad, without the ICRC."""
     pad = -len(payload) & 3
     ext = bytearray(EXT_LEN.get(opcode, 0))
     if opcode in (0x64, 0x65):
-        ext[0:8] = struct.pack(">II", 0x11111111, 0x000001)
-    return bth(opcode, dqpn, pad=pad, tver=tver) + bytes(ext) + payload + \
-        bytes(pad)
+        ext[0:8] = struct.pack(">II", qkey, 0x000001)
+    return bth(opcode, dqpn, pad=pad, tver=tver, pkey=pkey) + bytes(ext) + \
+        payload + bytes(pad)
 
 
 RETH_OPS = {0x06, 0x0A, 0x0B, 0x0C}        # RC WRITE FIRST/ONLY(+imm), READ
@@ -238,6 +239,8 @@ def main():
     ap.add_argument("--va", type=lambda x: int(x, 0), default=0)
     ap.add_argument("--rkey", type=lambda x: int(x, 0), default=0)
     ap.add_argument("--dmalen", type=lambda x: int(x, 0), default=0)
+    ap.add_argument("--pkey", type=lambda x: int(x, 0), default=0xFFFF)
+    ap.add_argument("--qkey", type=lambda x: int(x, 0), default=0x11111111)
     ap.add_argument("--sniff")
     ap.add_argument("--reply-qpn", type=lambda x: int(x, 0), default=0)
     a = ap.parse_args()
@@ -271,7 +274,8 @@ def main():
             op = a.opcode
             pl = bytes(rnd.getrandbits(8) for _ in range(a.payload)) \
                 if op in HAS_PAYLOAD else b""
-            add(ib_packet(op, a.qpn, pl), good_icrc=a.kind == "valid")
+            add(ib_packet(op, a.qpn, pl, pkey=a.pkey, qkey=a.qkey),
+                good_icrc=a.kind == "valid")
         elif a.kind == "short":
             # 0 .. 15 bytes of UDP payload: no room for BTH + ICRC
             n = i % 16
