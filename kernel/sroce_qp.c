@@ -235,10 +235,13 @@ static void sroce_qp_flush_rq(struct sroce_qp *qp)
 	struct sroce_sge sges[SROCE_MAX_SGE_HARD];
 	struct sroce_recv_wqe wqe;
 	struct sroce_cqe cqe = {};
+	int err;
 
 	if (!qp->has_rq)
 		return;
-	while (!sroce_rq_pop(&qp->rq, &wqe, sges)) {
+	/* A malformed WQE (-EINVAL) is consumed and flushed too. */
+	while ((err = sroce_rq_pop(&qp->rq, &wqe, sges)) != -ENOENT &&
+	       err != -EIO) {
 		cqe.wr_id = wqe.wr_id;
 		cqe.status = IB_WC_WR_FLUSH_ERR;
 		cqe.opcode = IB_WC_RECV;

@@ -147,14 +147,37 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
 	sroce_qp_error(qp, false, event);
 }
 
+/*
+ * Take a receive WQE for the message starting now. Returns 0; -ENOENT if
+ * the queue is empty (the caller answers RNR or drops); any other error
+ * has already failed the QP (the caller stops):
+ * - a WQE with more SGEs than the queue takes is consumed and completes
+ *   with LOC_QP_OP_ERR (seed-rules R3.4 "SEND: other");
+ * - a receive ring whose producer index is impossible (user space broke
+ *   it) is a local work queue catastrophic error: QP_FATAL and ERROR (an
+ *   SRQ also goes to error, sroce_rq_pop). RC NAKs with Remote
+ *   Operational Error so the requester fails at once.
+ */
 static int sroce_resp_pop_wqe(struct sroce_qp *qp)
 {
+	u32 psn = qp->rx_h.psn;
 	int err;
 
 	if (qp->resp.have_wqe)
 		return 0;
 	err = sroce_rq_pop(qp->srq ? &qp->srq->rq : &qp->rq, &qp->resp.rwqe,
 			   qp->resp.rsge);
+	if (err == -EINVAL) {
+		qp->resp.have_wqe = true;
+		sroce_resp_fail(qp, psn, SROCE_NAK_REM_OP, 0, IB_WC_LOC_QP_OP_ERR);
+		return err;
+	}
+	if (err == -EIO) {
+		if (qp->type == SROCE_QPT_RC)
+			sroce_resp_nak(qp, psn, SROCE_NAK_REM_OP);
+		sroce_qp_error(qp, false, IB_EVENT_QP_FATAL);
+		return err;
+	}
 	if (err)
 		return err;
 	qp->resp.have_wqe = true;
@@ -209,6 +232,7 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 	union rdma_network_hdr grh;
 	u8 *payload;
 	u32 flags = 0;
+	int err;
 
 	if (h->deth.qkey != qp->attr.qkey) {
 		sroce_count(qp->sdev, SROCE_CNT_DROP_BAD_QKEY);
@@ -219,9 +243,12 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	payload = sroce_pkt_payload(skb);
-	if (!payload || sroce_resp_pop_wqe(qp)) {
-		sroce_count(qp->sdev, SROCE_CNT_DROP_NO_RECV_WQE);
-		return;		/* UD has no RNR: the datagram is lost */
+	err = payload ? sroce_resp_pop_wqe(qp) : -ENOENT;
+	if (err) {
+		/* UD has no RNR: the datagram is lost (else the QP failed) */
+		if (err == -ENOENT)
+			sroce_count(qp->sdev, SROCE_CNT_DROP_NO_RECV_WQE);
+		return;
 	}
 	/* RoCE v2 puts the IP header in the GRH area (IPv4 in its last 20). */
 	BUILD_BUG_ON(sizeof(grh) != SROCE_GRH_LEN);
@@ -255,8 +282,11 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (!payload)
 		return false;	/* no memory: the requester will retry */
-	if ((h->mask & SROCE_M_START) && sroce_resp_pop_wqe(qp))
-		return sroce_resp_no_wqe(qp, h);
+	if (h->mask & SROCE_M_START) {
+		err = sroce_resp_pop_wqe(qp);
+		if (err)
+			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
+	}
 	if (qp->resp.roffset + h->payload_len > sroce_rwqe_len(qp) ||
 	    qp->resp.roffset + h->payload_len > SROCE_MAX_MSG_SZ) {
 		/* R3.4: buffer too short or over max_msg_sz */
@@ -301,8 +331,12 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	if (!payload)
 		return false;
 	/* A WRITE with immediate needs a receive WQE too (R1.6, R2.4). */
-	if ((h->mask & SROCE_M_IMM) && sroce_resp_pop_wqe(qp))
-		return sroce_resp_no_wqe(qp, h);
+	if (h->mask & SROCE_M_IMM) {
+		int err = sroce_resp_pop_wqe(qp);
+
+		if (err)
+			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
+	}
 	if (h->mask & SROCE_M_START) {
 		if (h->reth.len > SROCE_MAX_MSG_SZ) {
 			sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,

@@ -48,12 +48,12 @@ void sroce_rq_free(struct sroce_rq *rq)
 	sroce_ring_free(&rq->ring);
 }
 
-static void sroce_srq_limit_event(struct ib_srq *ibsrq)
+static void sroce_srq_event(struct ib_srq *ibsrq, enum ib_event_type type)
 {
 	struct ib_event ev = {
 		.device = ibsrq->device,
 		.element.srq = ibsrq,
-		.event = IB_EVENT_SRQ_LIMIT_REACHED,
+		.event = type,
 	};
 
 	if (ibsrq->event_handler)
@@ -70,7 +70,9 @@ static void sroce_srq_limit_event(struct ib_srq *ibsrq)
  * looked at. Returns 0; -ENOENT if the queue is empty; -EINVAL if the WQE
  * claims more than max_sge SGEs (it is consumed, wqe_out->wr_id is valid,
  * wqe_out->num_sge is set to 0: complete it with an error); -EIO if the
- * producer index is impossible (nothing consumed: the queue is broken).
+ * producer index is or once was impossible (nothing consumed: the queue is
+ * broken for good; an SRQ dispatches IB_EVENT_SRQ_ERR the first time, as
+ * a real RNIC reports an SRQ it cannot fetch from, seed-rules R3.9).
  * When an armed SRQ limit is crossed, dispatches IB_EVENT_SRQ_LIMIT_REACHED
  * once and disarms (seed-rules R3.9).
  */
@@ -79,15 +81,20 @@ int sroce_rq_pop(struct sroce_rq *rq, struct sroce_recv_wqe *wqe_out,
 {
 	struct sroce_ring *r = &rq->ring;
 	unsigned long flags;
-	bool fire = false;
+	bool fire = false, broke = false;
 	const u8 *slot;
-	int err;
+	int err = -EIO;
 	u32 n;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	err = sroce_ring_cons_count(r, &n);
-	if (err)
+	if (rq->broken)
 		goto unlock;
+	err = sroce_ring_cons_count(r, &n);
+	if (err) {
+		rq->broken = true;
+		broke = true;
+		goto unlock;
+	}
 	if (!n) {
 		err = -ENOENT;
 		goto unlock;
@@ -110,7 +117,9 @@ int sroce_rq_pop(struct sroce_rq *rq, struct sroce_recv_wqe *wqe_out,
 unlock:
 	spin_unlock_irqrestore(&rq->lock, flags);
 	if (fire && rq->ibsrq)
-		sroce_srq_limit_event(rq->ibsrq);
+		sroce_srq_event(rq->ibsrq, IB_EVENT_SRQ_LIMIT_REACHED);
+	if (broke && rq->ibsrq)
+		sroce_srq_event(rq->ibsrq, IB_EVENT_SRQ_ERR);
 	return err;
 }
 

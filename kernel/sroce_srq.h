@@ -24,11 +24,16 @@ struct sroce_rq {
 	/*
 	 * lock (spin_lock_irqsave): the consumer side of the ring (several
 	 * QPs pop from one SRQ, from softirq), the kernel producer side
-	 * (sroce_rq_post_kernel), and limit.
+	 * (sroce_rq_post_kernel), limit and broken.
 	 */
 	spinlock_t lock;
 	struct sroce_ring ring;
 	u32 limit;		/* SRQ limit when armed, 0 when not */
+	/*
+	 * The producer index was once impossible: the queue is in error for
+	 * good (an SRQ raised IB_EVENT_SRQ_ERR) and yields no more WQEs.
+	 */
+	bool broken;
 };
 
 struct sroce_srq {
