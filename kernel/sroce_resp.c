@@ -216,9 +216,11 @@ static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
 	return err;
 }
 
-static u32 sroce_rwqe_len(struct sroce_qp *qp)
+/* Bytes the receive WQE takes; u64: its SGEs may add up past 4 GiB. */
+static u64 sroce_rwqe_len(struct sroce_qp *qp)
 {
-	u32 i, total = 0;
+	u64 total = 0;
+	u32 i;
 
 	for (i = 0; i < qp->resp.rwqe.num_sge; i++)
 		total += qp->resp.rsge[i].length;

@@ -73,6 +73,10 @@ generate_map() {
 		fi
 		echo "| $id | $files |"
 	done
+	echo
+	echo "Parts of rules no test provokes, and why (e.g. a SEND over max_msg_sz"
+	echo "at the responder, fast-registration MRs): the \"Not provoked\" list of"
+	echo "[testing.md](testing.md#error-selftests-selftestserrors)."
 }
 
 if [ "${1:-}" = --update ] && [ -n "$orig" ]; then
