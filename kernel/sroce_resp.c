@@ -465,30 +465,6 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 	return progress;
 }
 
-/*
- * Execute an ATOMIC on the 8-byte aligned word at @va (R1.2) with a real
- * CPU atomic: atomic against every other CPU and QP, with no global lock.
- */
-static int sroce_resp_do_atomic(struct sroce_mr *mr, u64 va, bool cmp_swap,
-				u64 swap_add, u64 comp, u64 *orig)
-{
-	unsigned int off;
-	struct page *page = sroce_mr_iova_to_page(mr, va, &off);
-	u8 *map;
-	u64 *word;
-
-	if (!page)
-		return -EFAULT;
-	map = kmap_local_page(page);
-	word = (u64 *)(map + off);
-	if (cmp_swap)
-		*orig = cmpxchg64(word, comp, swap_add);
-	else
-		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)word);
-	kunmap_local(map);
-	return 0;
-}
-
 static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
@@ -512,9 +488,9 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
-	err = sroce_resp_do_atomic(mr, h->atmeth.va,
-				   h->opcode == SROCE_OP_RC_COMPARE_SWAP,
-				   h->atmeth.swap_add, h->atmeth.comp, &orig);
+	err = sroce_mr_atomic(mr, h->atmeth.va,
+			      h->opcode == SROCE_OP_RC_COMPARE_SWAP,
+			      h->atmeth.swap_add, h->atmeth.comp, &orig);
 	sroce_mr_put(mr);
 	if (err) {
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, IB_EVENT_QP_REQ_ERR, 0);
