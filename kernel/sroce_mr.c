@@ -289,6 +289,25 @@ static struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
 	return virt_to_page(va);
 }
 
+/**
+ * sroce_mr_prefault - make an MR range accessible before using it
+ * @mr: an MR returned by sroce_mr_lookup() for a range covering this one
+ * @iova: first byte
+ * @len: bytes
+ * @write: the range will be written
+ *
+ * For an ODP MR, faults the range in now, so that an access error is found
+ * before the operation has begun (a READ, before its first response);
+ * nothing to do for other MRs. Like sroce_mr_copy(): may sleep on ODP MRs.
+ * Returns 0 or -EFAULT.
+ */
+int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
+{
+	if (mr->type != SROCE_MR_ODP || !len)
+		return 0;
+	return sroce_odp_prefault(mr, iova, len, write);
+}
+
 /*
  * An ATOMIC on the 8-byte aligned word at @off in @page with a real CPU
  * atomic: atomic against every other CPU and QP, with no global lock.

@@ -126,6 +126,7 @@ struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
 void sroce_mr_put(struct sroce_mr *mr);
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir);
+int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig);
 void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,

@@ -330,25 +330,24 @@ int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 }
 
 /*
- * Prefetch [iova, iova + len) of @mr for @advice. NO_FAULT maps only pages
- * the process has already (with the rights it has on them). Sleeps.
+ * Map [iova, iova + len) of @mr for the device: for reading, for writing
+ * if @write, or (@no_fault) only the pages the process has already, with
+ * the rights it has on them. Sleeps. Returns 0 or -EFAULT.
  */
-static int sroce_odp_prefetch(struct sroce_mr *mr, u64 iova, u64 len,
-			      enum ib_uverbs_advise_mr_advice advice)
+static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
+			       bool write, bool no_fault)
 {
-	bool write = advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE;
 	u64 va = sroce_odp_va(mr, iova);
 	struct ib_umem_odp *odp;
 	u64 n;
 	int ret;
 
-	sroce_count(sroce_odp_dev(mr->odp), SROCE_CNT_ODP_PREFETCH);
 	while (len) {
 		odp = sroce_odp_umem_of(mr, va);
 		if (IS_ERR(odp))
 			return -EFAULT;
 		n = min_t(u64, len, ib_umem_end(odp) - va);
-		if (advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT) {
+		if (no_fault) {
 			ret = ib_umem_odp_map_dma_and_lock(odp, va, n,
 							   ODP_READ_ALLOWED_BIT,
 							   false);
@@ -364,6 +363,30 @@ static int sroce_odp_prefetch(struct sroce_mr *mr, u64 iova, u64 len,
 		len -= n;
 	}
 	return 0;
+}
+
+/**
+ * sroce_odp_prefault - sroce_mr_prefault() for an ODP MR
+ * @mr: the MR, looked up for the range
+ * @iova: first byte
+ * @len: bytes
+ * @write: map for writing
+ *
+ * Process context; sleeps. Returns 0 or -EFAULT.
+ */
+int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
+{
+	return sroce_odp_map_range(mr, iova, len, write, false);
+}
+
+/* Prefetch [iova, iova + len) of @mr for @advice. Sleeps. */
+static int sroce_odp_prefetch(struct sroce_mr *mr, u64 iova, u64 len,
+			      enum ib_uverbs_advise_mr_advice advice)
+{
+	sroce_count(sroce_odp_dev(mr->odp), SROCE_CNT_ODP_PREFETCH);
+	return sroce_odp_map_range(mr, iova, len,
+				   advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+				   advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT);
 }
 
 /* An asynchronous prefetch: the MRs are held until it has run. */

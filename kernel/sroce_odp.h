@@ -26,6 +26,7 @@ void sroce_odp_release(struct sroce_mr *mr);
 /* For sroce_mr.c: same contracts as sroce_mr_copy() and sroce_mr_atomic(). */
 int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		   enum sroce_copy_dir dir);
+int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
 int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		     u64 swap_add, u64 comp, u64 *orig);
 
