@@ -6,3 +6,8 @@ all: $(OUTPUT)/dp_odp
 
 $(OUTPUT)/dp_odp: odp/odp.c datapath/dp.c datapath/dp.h | $(OUTPUT)
 	$(CC) $(CFLAGS) -Wno-missing-field-initializers -o $@ odp/odp.c datapath/dp.c $(LDLIBS) -lpthread
+
+all: $(OUTPUT)/dp_odp_bench
+
+$(OUTPUT)/dp_odp_bench: odp/odp_bench.c datapath/dp.c datapath/dp.h | $(OUTPUT)
+	$(CC) $(CFLAGS) -Wno-missing-field-initializers -o $@ odp/odp_bench.c datapath/dp.c $(LDLIBS) -lpthread
