@@ -302,20 +302,21 @@ static void bench_flood(const struct dp_case *c)
 	printf("packet flood: %d READs of %d bytes round-robin over N RC QPs, "
 	       "client-side ODP into fresh pages (server pinned)\n",
 	       FLOOD_READS, RD_LEN);
-	printf("%5s %11s %11s %9s %13s %12s %11s %10s\n", "qps", "pinned_ms",
-	       "odp_ms", "odp/pin", "pkts/READ", "pkts/READ", "odp_faults",
-	       "odp_retx");
-	printf("%5s %11s %11s %9s %13s %12s %11s %10s\n", "", "", "", "",
-	       "(pinned)", "(odp)", "", "");
+	printf("%5s %10s %10s %8s %10s %10s %8s %8s %10s\n", "qps", "pinned_ms",
+	       "odp_ms", "odp/pin", "pkts/READ", "pkts/READ", "retx", "retx",
+	       "odp_faults");
+	printf("%5s %10s %10s %8s %10s %10s %8s %8s %10s\n", "", "", "", "",
+	       "pinned", "odp", "pinned", "odp", "");
 	for (nqp = 1; nqp <= FLOOD_MAXQP; nqp *= 2) {
 		for (m = 0; m < 2; m++)
 			flood_run(p, nqp, m, src, smr, &res[m]);
-		printf("%5d %11.1f %11.1f %9.2f %13.3f %12.3f %11llu %10llu\n", nqp,
-		       res[0].ms, res[1].ms, res[1].ms / res[0].ms,
+		printf("%5d %10.1f %10.1f %8.2f %10.3f %10.3f %8llu %8llu %10llu\n",
+		       nqp, res[0].ms, res[1].ms, res[1].ms / res[0].ms,
 		       (double)res[0].req_pkts / FLOOD_READS,
 		       (double)res[1].req_pkts / FLOOD_READS,
-		       (unsigned long long)res[1].faults,
-		       (unsigned long long)res[1].retrans);
+		       (unsigned long long)res[0].retrans,
+		       (unsigned long long)res[1].retrans,
+		       (unsigned long long)res[1].faults);
 		printf("data flood %d %.2f %.2f %.4f %.4f\n", nqp, res[0].ms, res[1].ms,
 		       (double)res[0].req_pkts / FLOOD_READS,
 		       (double)res[1].req_pkts / FLOOD_READS);
