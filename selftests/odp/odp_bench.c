@@ -137,7 +137,12 @@ static void bench_damming(const struct dp_case *c)
 	double t[2][NPOINTS][RUNS];
 	unsigned char *la[2], *ra[2];
 	struct ibv_mr *lmr[2], *rmr[2];
-	uint64_t f0a, f0b, tmo0;
+	static const char *const retx[] = {
+		"ack_timer_expired", "retrans_timeout", "retrans_seq_nak",
+		"retrans_rnr", "rnr_nak_sent", "seq_nak_sent", "duplicate_request",
+	};
+	uint64_t f0a, f0b, rx0[2][ARRAY_SIZE(retx)];
+	size_t k;
 	struct dp_dev d[2];
 	struct dp_pair p;
 	int m, i, r;
@@ -152,7 +157,10 @@ static void bench_damming(const struct dp_case *c)
 	}
 	f0a = counter(&d[0], "odp_faults");
 	f0b = counter(&d[1], "odp_faults");
-	tmo0 = counter(&d[0], "ack_timer_expired");
+	for (k = 0; k < ARRAY_SIZE(retx); k++) {
+		rx0[0][k] = counter(&d[0], retx[k]);
+		rx0[1][k] = counter(&d[1], retx[k]);
+	}
 	/* Interleave: run r of a point without ODP, then with. */
 	for (i = 0; i < NPOINTS; i++)
 		for (r = 0; r < RUNS; r++)
@@ -166,11 +174,12 @@ static void bench_damming(const struct dp_case *c)
 	printf("packet damming: 2 READs of %d bytes, one RC QP, both sides ODP, "
 	       "fresh pages each run, %d runs per interval (times in us)\n",
 	       RD_LEN, RUNS);
-	printf("%11s %10s %10s %10s %10s %10s %11s %11s\n", "interval_us",
-	       "pinned_med", "odp_med", "odp_min", "odp_max", "pinned_max",
-	       "worst_ratio", "worst_extra");
+	printf("%11s %10s %10s %10s %10s %10s %10s %11s %11s\n", "interval_us",
+	       "pinned_min", "odp_min", "pinned_med", "odp_med", "pinned_max",
+	       "odp_max", "worst_ratio", "worst_extra");
 	for (i = 0; i < NPOINTS; i++) {
 		double ratio = 0, extra = -1e9, omin = 1e18, omax = 0, pmax = 0;
+		double pmin = 1e18;
 		double so[RUNS], sp[RUNS], x;
 		int a, b;
 
@@ -184,25 +193,29 @@ static void bench_damming(const struct dp_case *c)
 			omin = so[r] < omin ? so[r] : omin;
 			omax = so[r] > omax ? so[r] : omax;
 			pmax = sp[r] > pmax ? sp[r] : pmax;
+			pmin = sp[r] < pmin ? sp[r] : pmin;
 		}
 		for (a = 0; a < RUNS; a++)	/* sort for the medians */
 			for (b = a + 1; b < RUNS; b++) {
 				if (so[b] < so[a]) { x = so[a]; so[a] = so[b]; so[b] = x; }
 				if (sp[b] < sp[a]) { x = sp[a]; sp[a] = sp[b]; sp[b] = x; }
 			}
-		printf("%11d %10.0f %10.0f %10.0f %10.0f %10.0f %11.2f %11.0f\n",
-		       intervals_us[i], (sp[4] + sp[5]) / 2, (so[4] + so[5]) / 2,
-		       omin, omax, pmax, ratio, extra);
+		printf("%11d %10.0f %10.0f %10.0f %10.0f %10.0f %10.0f %11.2f %11.0f\n",
+		       intervals_us[i], pmin, omin, (sp[4] + sp[5]) / 2,
+		       (so[4] + so[5]) / 2, pmax, omax, ratio, extra);
 	}
 	for (i = 0; i < NPOINTS; i++)
 		for (r = 0; r < RUNS; r++)
 			printf("data damming %d %d %.1f %.1f\n", intervals_us[i], r,
 			       t[0][i][r], t[1][i][r]);
-	printf("client odp_faults %llu, server odp_faults %llu, client ACK timer "
-	       "expiries %llu\n",
+	printf("client odp_faults %llu, server odp_faults %llu\n",
 	       (unsigned long long)(counter(&d[0], "odp_faults") - f0a),
-	       (unsigned long long)(counter(&d[1], "odp_faults") - f0b),
-	       (unsigned long long)(counter(&d[0], "ack_timer_expired") - tmo0));
+	       (unsigned long long)(counter(&d[1], "odp_faults") - f0b));
+	for (k = 0; k < ARRAY_SIZE(retx); k++)
+		printf("client %s %llu, server %s %llu\n", retx[k],
+		       (unsigned long long)(counter(&d[0], retx[k]) - rx0[0][k]),
+		       retx[k],
+		       (unsigned long long)(counter(&d[1], retx[k]) - rx0[1][k]));
 	for (m = 0; m < 2; m++) {
 		CHECK(!ibv_dereg_mr(lmr[m]) && !ibv_dereg_mr(rmr[m]), "dereg");
 		munmap(la[m], pages * PG);
