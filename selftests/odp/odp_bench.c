@@ -141,7 +141,7 @@ static void bench_damming(const struct dp_case *c)
 		"ack_timer_expired", "retrans_timeout", "retrans_seq_nak",
 		"retrans_rnr", "rnr_nak_sent", "seq_nak_sent", "duplicate_request",
 	};
-	uint64_t f0a, f0b, rx0[2][ARRAY_SIZE(retx)];
+	uint64_t f0a, f0b, rx0[2][ARRAY_SIZE(retx)], tmo[2] = { 0, 0 }, x0;
 	size_t k;
 	struct dp_dev d[2];
 	struct dp_pair p;
@@ -167,9 +167,12 @@ static void bench_damming(const struct dp_case *c)
 			for (m = 0; m < 2; m++) {
 				size_t pg = ((size_t)i * RUNS + r) * PG;
 
+				x0 = counter(&d[0], "ack_timer_expired");
 				t[m][i][r] = damming_run(&p, la[m] + pg, lmr[m],
 							 ra[m] + pg, rmr[m],
 							 intervals_us[i]);
+				/* Each run's own: did it need a retransmission? */
+				tmo[m] += counter(&d[0], "ack_timer_expired") - x0;
 			}
 	printf("packet damming: 2 READs of %d bytes, one RC QP, both sides ODP, "
 	       "fresh pages each run, %d runs per interval (times in us)\n",
@@ -208,6 +211,8 @@ static void bench_damming(const struct dp_case *c)
 		for (r = 0; r < RUNS; r++)
 			printf("data damming %d %d %.1f %.1f\n", intervals_us[i], r,
 			       t[0][i][r], t[1][i][r]);
+	printf("client ACK timer expiries: in pinned runs %llu, in ODP runs %llu\n",
+	       (unsigned long long)tmo[0], (unsigned long long)tmo[1]);
 	printf("client odp_faults %llu, server odp_faults %llu\n",
 	       (unsigned long long)(counter(&d[0], "odp_faults") - f0a),
 	       (unsigned long long)(counter(&d[1], "odp_faults") - f0b));
