@@ -216,6 +216,7 @@ static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 {
 	struct sroce_dev *sdev = sroce_odp_dev(odp);
 	u64 perm = ODP_READ_ALLOWED_BIT | (write ? ODP_WRITE_ALLOWED_BIT : 0);
+	u64 rw = ODP_READ_ALLOWED_BIT | ODP_WRITE_ALLOWED_BIT;
 	u32 missing;
 	int ret;
 
@@ -228,7 +229,20 @@ static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 	trace_sroce_odp_fault_start(dev_name(&sdev->ibdev.dev), mr->lkey, va,
 				    len, write, missing);
 	sroce_count(sdev, SROCE_CNT_ODP_FAULTS);
+	/*
+	 * Mapping a range sets the rights of every page in it, those already
+	 * mapped included: map a writable MR writable even for a read, as
+	 * mlx5 does, so that a page written before is not downgraded (its
+	 * dirty bit is set from the write right when it is unmapped). Read
+	 * only if the process cannot write there (mprotect, read-only VMA).
+	 */
+	if (odp->umem.writable) {
+		ret = ib_umem_odp_map_dma_and_lock(odp, va, len, rw, true);
+		if (ret >= 0 || write)
+			goto out;
+	}
 	ret = ib_umem_odp_map_dma_and_lock(odp, va, len, perm, true);
+out:
 	trace_sroce_odp_fault_end(dev_name(&sdev->ibdev.dev), mr->lkey, va,
 				  len, ret < 0 ? ret : 0);
 	if (ret < 0)

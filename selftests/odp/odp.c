@@ -178,7 +178,7 @@ static void test_caps(const struct dp_case *c)
 }
 
 /*
- * seed-rules R5.3: SEND/RECV, WRITE, READ, CMP_AND_SWP and FETCH_AND_ADD
+ * seed-rules R5.2: SEND/RECV, WRITE, READ, CMP_AND_SWP and FETCH_AND_ADD
  * with ODP memory on both ends, every access a first touch (a fault).
  */
 static void test_ops(const struct dp_case *c)
@@ -259,7 +259,7 @@ static void test_ops(const struct dp_case *c)
 	dp_teardown(&p, d);
 }
 
-/* UD SEND/RECV with ODP buffers on both ends (ud_odp_caps SEND, RECV). */
+/* seed-rules R5.2: UD SEND/RECV with ODP buffers on both ends. */
 static void test_ud(const struct dp_case *c)
 {
 	struct dp_cfg cfg = { .type = IBV_QPT_UD };
