@@ -664,8 +664,10 @@ static struct ib_mr *sroce_rereg_user_mr(struct ib_mr *ibmr, int flags,
 	if (atomic_read(&mr->num_mw))
 		return ERR_PTR(-EBUSY);
 
-	if (!(flags & IB_MR_REREG_TRANS) && ib_access_writable(access) &&
-	    !mr->umem->writable) {
+	/* Pinned to on-demand paging is a new MR too (sroce_odp.c). */
+	if (!(flags & IB_MR_REREG_TRANS) &&
+	    ((ib_access_writable(access) && !mr->umem->writable) ||
+	     (access & IB_ACCESS_ON_DEMAND))) {
 		flags |= IB_MR_REREG_TRANS;
 		start = mr->umem->address;
 		length = mr->length;
