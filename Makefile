@@ -8,6 +8,7 @@
 #   make demo         boot the guest, create two sroce devices, show them working
 #   make vm-test      only the guest selftests
 #   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
+#   make bench-odp    seed 004's ODP experiments (packet damming, packet flood)
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -50,10 +51,17 @@ vm-test: module provider selftests
 pyverbs: module provider
 	scripts/pyverbs.sh sroce
 
+# Seed 004's ODP experiments in the guest; tables in build/bench/, plot
+# in Documentation/odp-bench.png (gnuplot). See Documentation/odp.md.
+bench-odp: module provider selftests
+	scripts/bench/odp-damming
+	scripts/bench/odp-flood
+	scripts/bench/odp-plot
+
 clean:
 	rm -rf build
 	$(MAKE) -C selftests/host clean
 	$(MAKE) -C selftests/fuzz clean
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs clean
+.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs bench-odp clean

@@ -10,6 +10,7 @@
 #include "sroce.h"
 #include "sroce_qp.h"
 #include "sroce_net.h"
+#include "sroce_odp.h"
 #include "qp_fsm.h"
 
 /* The core mirrors these kernel enums by value (kernel/core/qp_fsm.h). */
@@ -178,9 +179,12 @@ static int __init sroce_init(void)
 	err = sroce_qp_module_init();
 	if (err)
 		return err;
-	err = sroce_net_init();
+	err = sroce_odp_module_init();
 	if (err)
 		goto err_qp_exit;
+	err = sroce_net_init();
+	if (err)
+		goto err_odp_exit;
 	err = register_netdevice_notifier(&sroce_netdev_nb);
 	if (err)
 		goto err_net_exit;
@@ -190,6 +194,8 @@ static int __init sroce_init(void)
 
 err_net_exit:
 	sroce_net_exit();
+err_odp_exit:
+	sroce_odp_module_exit();
 err_qp_exit:
 	sroce_qp_module_exit();
 	return err;
@@ -201,6 +207,7 @@ static void __exit sroce_exit(void)
 	unregister_netdevice_notifier(&sroce_netdev_nb);
 	sroce_unregister_all();
 	sroce_net_exit();
+	sroce_odp_module_exit();
 	sroce_qp_module_exit();
 	pr_info(DRV_NAME ": unloaded\n");
 }

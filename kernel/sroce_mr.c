@@ -12,6 +12,7 @@
 #include "sroce.h"
 #include "sroce_mr.h"
 #include "sroce_mw.h"
+#include "sroce_odp.h"
 #include "sroce_param.h"
 
 #define SROCE_REMOTE_ACCESS (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
@@ -214,6 +215,8 @@ static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
 		*off = pos & (psz - 1);
 		*room = psz - *off;
 		return (void *)(uintptr_t)(mr->page_list[idx] + *off);
+	case SROCE_MR_ODP:
+		break;		/* sroce_odp.c: pages are faulted in */
 	}
 	return NULL;
 }
@@ -226,8 +229,10 @@ static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
  * @len: bytes
  * @dir: SROCE_TO_MR or SROCE_FROM_MR
  *
- * Any context; does not sleep (kmap_local_page). Returns 0, or -EFAULT if
- * part of the range is outside the MR.
+ * Does not sleep (kmap_local_page), except on an ODP MR: that may fault
+ * pages in, so call it only from a QP's work item (process context).
+ * Returns 0, or -EFAULT if part of the range is outside the MR or (ODP)
+ * cannot be mapped.
  */
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir)
@@ -240,6 +245,8 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 
 	if (!sroce_range_ok(mr->iova, mr->length, iova, len))
 		return -EFAULT;
+	if (mr->type == SROCE_MR_ODP)
+		return sroce_odp_copy(mr, iova, buf, len, dir);
 	while (len) {
 		va = sroce_mr_chunk(mr, iova, &page, &off, &room);
 		if (!va && !page)
@@ -261,11 +268,11 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 }
 
 /*
- * The page holding MR byte @iova and its offset there (an ODP-ready
- * interface: atomics need the page itself). NULL if not backed.
+ * The page holding MR byte @iova and its offset there (not for ODP MRs).
+ * NULL if not backed.
  */
-struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
-				   unsigned int *offset)
+static struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
+					  unsigned int *offset)
 {
 	struct page *page;
 	u64 room;
@@ -283,6 +290,71 @@ struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
 }
 
 /**
+ * sroce_mr_prefault - make an MR range accessible before using it
+ * @mr: an MR returned by sroce_mr_lookup() for a range covering this one
+ * @iova: first byte
+ * @len: bytes
+ * @write: the range will be written
+ *
+ * For an ODP MR, faults the range in now, so that an access error is found
+ * before the operation has begun (a READ, before its first response);
+ * nothing to do for other MRs. Like sroce_mr_copy(): may sleep on ODP MRs.
+ * Returns 0 or -EFAULT.
+ */
+int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
+{
+	if (mr->type != SROCE_MR_ODP || !len)
+		return 0;
+	return sroce_odp_prefault(mr, iova, len, write);
+}
+
+/*
+ * An ATOMIC on the 8-byte aligned word at @off in @page with a real CPU
+ * atomic: atomic against every other CPU and QP, with no global lock.
+ */
+void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
+			  u64 swap_add, u64 comp, u64 *orig)
+{
+	u8 *map = kmap_local_page(page);
+	u64 *word = (u64 *)(map + off);
+
+	if (cmp_swap)
+		*orig = cmpxchg64(word, comp, swap_add);
+	else
+		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)word);
+	kunmap_local(map);
+}
+
+/**
+ * sroce_mr_atomic - execute an ATOMIC on an MR word
+ * @mr: an MR returned by sroce_mr_lookup() for the 8 bytes at @iova
+ * @iova: the word (8-byte aligned, seed-rules R1.2)
+ * @cmp_swap: compare and swap (else fetch and add)
+ * @swap_add: swap or add value
+ * @comp: compare value
+ * @orig: set to the word's value before the operation
+ *
+ * Like sroce_mr_copy(): may sleep on an ODP MR. Returns 0 or -EFAULT.
+ */
+int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+		    u64 swap_add, u64 comp, u64 *orig)
+{
+	unsigned int off;
+	struct page *page;
+
+	if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
+		return -EFAULT;
+	if (mr->type == SROCE_MR_ODP)
+		return sroce_odp_atomic(mr, iova, cmp_swap, swap_add, comp,
+					orig);
+	page = sroce_mr_iova_to_page(mr, iova, &off);
+	if (!page)
+		return -EFAULT;
+	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
+	return 0;
+}
+
+/**
  * sroce_sgl_copy - copy between a buffer and a scatter/gather list
  * @sdev: the device
  * @pd: the PD of the QP whose SGL this is
@@ -294,10 +366,10 @@ struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
  * @dir: SROCE_TO_MR (receive, READ response) or SROCE_FROM_MR (send)
  * @access: IB_ACCESS_LOCAL_WRITE when writing into the SGL, else 0
  *
- * Any context, no sleeping. Returns 0; -EACCES on a protection fault (an
- * SGE whose L_Key or range fails a check: IB_WC_LOC_PROT_ERR, seed-rules
- * R3.5); -EMSGSIZE if the SGL is shorter than @offset + @len
- * (IB_WC_LOC_LEN_ERR).
+ * Context as sroce_mr_copy() (may sleep on ODP MRs). Returns 0; -EACCES
+ * on a protection fault (an SGE whose L_Key or range fails a check, or
+ * ODP memory that cannot be mapped: IB_WC_LOC_PROT_ERR, seed-rules R3.5);
+ * -EMSGSIZE if the SGL is shorter than @offset + @len (IB_WC_LOC_LEN_ERR).
  */
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
@@ -435,6 +507,8 @@ static struct sroce_mr *sroce_mr_new(struct sroce_dev *sdev, struct ib_pd *ibpd,
 
 static void sroce_mr_release(struct sroce_mr *mr)
 {
+	if (mr->type == SROCE_MR_ODP)
+		sroce_odp_release(mr);
 	if (mr->umem)
 		ib_umem_release(mr->umem);
 	kvfree(mr->pages);
@@ -479,6 +553,44 @@ static int sroce_mr_fill_pages(struct sroce_mr *mr, u64 start)
 	return 0;
 }
 
+/* An ODP MR: explicit, or implicit for (NULL, SIZE_MAX) (sroce_odp.c). */
+static struct ib_mr *sroce_reg_odp_mr(struct sroce_dev *sdev,
+				      struct ib_pd *ibpd, u64 start,
+				      u64 length, u64 iova, int access)
+{
+	struct sroce_mr *mr;
+	int err;
+
+	if (sroce_odp_is_implicit(start, length)) {
+		if (iova)
+			return ERR_PTR(-EINVAL);
+	} else if (!length || iova + length < iova ||
+		   start + length < start ||
+		   length > sdev->attr.max_mr_size) {
+		return ERR_PTR(-EINVAL);
+	}
+	mr = sroce_mr_new(sdev, ibpd, SROCE_MR_ODP);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	err = sroce_odp_init(mr, start, length, access);
+	if (err)
+		goto err_remove;
+	mr->access = access;
+	mr->iova = iova;
+	mr->length = length;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	mr->ibmr.page_size = PAGE_SIZE;
+	mr->valid = true;
+	sroce_key_publish(sdev, &mr->key);
+	return &mr->ibmr;
+
+err_remove:
+	sroce_key_remove(sdev, &mr->key);
+	sroce_mr_release(mr);
+	return ERR_PTR(err);
+}
+
 static struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start,
 				       u64 length, u64 iova, int access,
 				       struct ib_udata *udata)
@@ -487,12 +599,12 @@ static struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	struct sroce_mr *mr;
 	int err;
 
-	if (access & IB_ACCESS_ON_DEMAND)
-		return ERR_PTR(-EOPNOTSUPP);	/* ODP is a later task */
 	/* IBA o10-36.2.2, as the core and mlx5 check it. */
 	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return ERR_PTR(-EINVAL);
+	if (access & IB_ACCESS_ON_DEMAND)
+		return sroce_reg_odp_mr(sdev, ibpd, start, length, iova, access);
 	if (iova + length < iova || length > sdev->attr.max_mr_size)
 		return ERR_PTR(-EINVAL);
 
@@ -552,8 +664,10 @@ static struct ib_mr *sroce_rereg_user_mr(struct ib_mr *ibmr, int flags,
 	if (atomic_read(&mr->num_mw))
 		return ERR_PTR(-EBUSY);
 
-	if (!(flags & IB_MR_REREG_TRANS) && ib_access_writable(access) &&
-	    !mr->umem->writable) {
+	/* Pinned to on-demand paging is a new MR too (sroce_odp.c). */
+	if (!(flags & IB_MR_REREG_TRANS) &&
+	    ((ib_access_writable(access) && !mr->umem->writable) ||
+	     (access & IB_ACCESS_ON_DEMAND))) {
 		flags |= IB_MR_REREG_TRANS;
 		start = mr->umem->address;
 		length = mr->length;
@@ -630,6 +744,7 @@ static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 }
 
 const struct ib_device_ops sroce_mr_ops = {
+	.advise_mr = sroce_advise_mr,
 	.alloc_mr = sroce_alloc_mr,
 	.dereg_mr = sroce_dereg_mr,
 	.get_dma_mr = sroce_get_dma_mr,

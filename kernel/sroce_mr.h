@@ -13,8 +13,10 @@
 #define SROCE_MR_H
 
 #include <linux/completion.h>
+#include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/sroce-abi.h>
@@ -39,6 +41,7 @@ enum sroce_mr_type {
 	SROCE_MR_USER,		/* ib_umem pages */
 	SROCE_MR_DMA,		/* all kernel virtual memory, iova = address */
 	SROCE_MR_FAST,		/* fast registration: page list of kernel VAs */
+	SROCE_MR_ODP,		/* on-demand paging: ib_umem_odp (sroce_odp.c) */
 };
 
 /* Which check a lookup failed (seed-rules R3.5). */
@@ -67,6 +70,17 @@ struct sroce_mr {
 	struct page **pages;
 	u32 npages;
 	u32 page_off;			/* offset of the first byte in pages[0] */
+
+	/*
+	 * SROCE_MR_ODP: odp and odp_va constant after registration (odp is
+	 * the root umem of an implicit MR); odp_children (implicit MRs: the
+	 * child umem of each slice, by va >> SROCE_ODP_CHILD_SHIFT) grows
+	 * under odp_child_lock. See sroce_odp.c.
+	 */
+	struct ib_umem_odp *odp;
+	u64 odp_va;			/* user address of byte iova */
+	struct xarray odp_children;
+	struct mutex odp_child_lock;
 
 	/*
 	 * SROCE_MR_FAST: written by map_mr_sg (process context, by the MR's
@@ -112,8 +126,11 @@ struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
 void sroce_mr_put(struct sroce_mr *mr);
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir);
-struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
-				   unsigned int *offset);
+int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
+int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+		    u64 swap_add, u64 comp, u64 *orig);
+void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
+			  u64 swap_add, u64 comp, u64 *orig);
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
 		   void *buf, u32 len, enum sroce_copy_dir dir, int access);

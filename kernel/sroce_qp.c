@@ -649,7 +649,8 @@ static int sroce_qp_check_values(struct sroce_qp *qp, struct ib_qp_attr *attr,
 	/*
 	 * The FLUSH access bits are accepted as real RNICs accept them
 	 * (rdma-core's tests always set them); sroce offers no FLUSH opcode,
-	 * so they grant nothing.
+	 * so they grant nothing. So does ON_DEMAND (rdma-core's test_odp sets
+	 * it): on-demand paging is a property of MRs.
 	 */
 	if ((mask & IB_QP_ACCESS_FLAGS) &&
 	    (attr->qp_access_flags & ~(IB_ACCESS_LOCAL_WRITE |
@@ -657,7 +658,8 @@ static int sroce_qp_check_values(struct sroce_qp *qp, struct ib_qp_attr *attr,
 				       IB_ACCESS_REMOTE_READ |
 				       IB_ACCESS_REMOTE_ATOMIC |
 				       IB_ACCESS_FLUSH_GLOBAL |
-				       IB_ACCESS_FLUSH_PERSISTENT)))
+				       IB_ACCESS_FLUSH_PERSISTENT |
+				       IB_ACCESS_ON_DEMAND)))
 		return -EINVAL;
 	/* The queues cannot be resized. */
 	if ((mask & IB_QP_CAP) &&

@@ -369,7 +369,9 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	if (h->payload_len &&
 	    sroce_mr_copy(r->wmr, r->wva, payload, h->payload_len, SROCE_TO_MR)) {
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, IB_EVENT_QP_REQ_ERR, 0);
+		/* ODP memory the process has not mapped writable: R5.3 */
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
 	r->wva += h->payload_len;
@@ -419,7 +421,15 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 		return -EACCES;
 	e->mr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, qp->qpn, h->reth.va,
 				h->reth.len, IB_ACCESS_REMOTE_READ, &merr);
-	return e->mr ? 0 : -EACCES;
+	if (!e->mr)
+		return -EACCES;
+	/* ODP: fault now, so a bad page is NAKed before any response (R5.3). */
+	if (sroce_mr_prefault(e->mr, h->reth.va, h->reth.len, false)) {
+		sroce_mr_put(e->mr);
+		e->mr = NULL;
+		return -EACCES;
+	}
+	return 0;
 }
 
 static struct sroce_rd_res *sroce_resp_new_res(struct sroce_qp *qp)
@@ -479,10 +489,23 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 			    first ? SROCE_OP_RC_RDMA_READ_RESPONSE_FIRST :
 			    last ? SROCE_OP_RC_RDMA_READ_RESPONSE_LAST :
 			    SROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+		int err;
 
-		if (sroce_resp_xmit(qp, opcode, e->cur_psn, sroce_resp_ack_syn(qp),
-				    0, e->mr, e->va + e->sent, paylen) == -ENOMEM)
+		err = sroce_resp_xmit(qp, opcode, e->cur_psn, sroce_resp_ack_syn(qp),
+				      0, e->mr, e->va + e->sent, paylen);
+		if (err == -ENOMEM)
 			break;		/* try again on the next run */
+		if (err == -EFAULT) {
+			/* ODP memory the process has not mapped: R5.3 */
+			if (e->mr)
+				sroce_mr_put(e->mr);
+			e->mr = NULL;
+			e->opcode = 0;
+			qp->resp.serving = -1;
+			sroce_resp_fail(qp, e->cur_psn, SROCE_NAK_REM_ACCESS,
+					IB_EVENT_QP_ACCESS_ERR, 0);
+			return true;
+		}
 		if (qp->resp.ack_pending) {
 			/* The READ's responses acknowledge what came before. */
 			qp->resp.ack_pending = false;
@@ -499,30 +522,6 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 		}
 	}
 	return progress;
-}
-
-/*
- * Execute an ATOMIC on the 8-byte aligned word at @va (R1.2) with a real
- * CPU atomic: atomic against every other CPU and QP, with no global lock.
- */
-static int sroce_resp_do_atomic(struct sroce_mr *mr, u64 va, bool cmp_swap,
-				u64 swap_add, u64 comp, u64 *orig)
-{
-	unsigned int off;
-	struct page *page = sroce_mr_iova_to_page(mr, va, &off);
-	u8 *map;
-	u64 *word;
-
-	if (!page)
-		return -EFAULT;
-	map = kmap_local_page(page);
-	word = (u64 *)(map + off);
-	if (cmp_swap)
-		*orig = cmpxchg64(word, comp, swap_add);
-	else
-		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)word);
-	kunmap_local(map);
-	return 0;
 }
 
 static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
@@ -548,12 +547,14 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
-	err = sroce_resp_do_atomic(mr, h->atmeth.va,
-				   h->opcode == SROCE_OP_RC_COMPARE_SWAP,
-				   h->atmeth.swap_add, h->atmeth.comp, &orig);
+	err = sroce_mr_atomic(mr, h->atmeth.va,
+			      h->opcode == SROCE_OP_RC_COMPARE_SWAP,
+			      h->atmeth.swap_add, h->atmeth.comp, &orig);
 	sroce_mr_put(mr);
 	if (err) {
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, IB_EVENT_QP_REQ_ERR, 0);
+		/* ODP memory the process has not mapped writable: R5.3 */
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
 	/* Remember the result: a duplicate gets it, not a second execution. */

@@ -34,6 +34,23 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW;
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	/*
+	 * On-demand paging (sroce_odp.c): memory is reached only through
+	 * sroce_mr_copy/sroce_mr_atomic, which resolve faults for every
+	 * operation and transport alike. UD has no WRITE/READ/ATOMIC; no XRC.
+	 */
+	a->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
+	a->odp_caps.general_caps = IB_ODP_SUPPORT | IB_ODP_SUPPORT_IMPLICIT;
+	a->odp_caps.per_transport_caps.rc_odp_caps =
+		IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+		IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
+		IB_ODP_SUPPORT_ATOMIC | IB_ODP_SUPPORT_SRQ_RECV;
+	a->odp_caps.per_transport_caps.uc_odp_caps =
+		IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+		IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_SRQ_RECV;
+	a->odp_caps.per_transport_caps.ud_odp_caps =
+		IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+		IB_ODP_SUPPORT_SRQ_RECV;
 	a->max_send_sge = SROCE_MAX_SGE;
 	a->max_recv_sge = SROCE_MAX_SGE;
 	a->max_sge_rd = SROCE_MAX_SGE_RD;

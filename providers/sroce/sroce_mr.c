@@ -45,6 +45,14 @@ static int sroce_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 				sizeof(resp));
 }
 
+/* Prefetch pages of ODP MRs; the kernel checks the keys and does the work. */
+static int sroce_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+			   uint32_t flags, struct ibv_sge *sg_list,
+			   uint32_t num_sge)
+{
+	return ibv_cmd_advise_mr(pd, advice, flags, sg_list, num_sge);
+}
+
 static int sroce_dereg_mr(struct verbs_mr *vmr)
 {
 	int ret = ibv_cmd_dereg_mr(vmr);
@@ -118,6 +126,7 @@ static int sroce_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 }
 
 const struct verbs_context_ops sroce_mr_ctx_ops = {
+	.advise_mr = sroce_advise_mr,
 	.alloc_mw = sroce_alloc_mw,
 	.bind_mw = sroce_bind_mw,
 	.dealloc_mw = sroce_dealloc_mw,

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce on-demand paging (seed-rules R5.3).
+ *
+ * An ODP MR pins nothing. Its pages live in an ib_umem_odp: dma_list[i]
+ * says whether page i is mapped for the device and with which rights
+ * (ODP_READ_ALLOWED_BIT, ODP_WRITE_ALLOWED_BIT), pfn_list[i] which page it
+ * is. An explicit MR has one umem for its range; an implicit MR (the whole
+ * address space) has a root umem and, created on first touch, one child
+ * umem per SROCE_ODP_CHILD_SHIFT-sized slice of the address space.
+ *
+ * Faults. Every access to an MR's memory (sroce_mr_copy, sroce_mr_atomic)
+ * runs in a QP's work item: process context that may sleep. An access
+ * takes the umem's umem_mutex, checks that its pages are mapped with the
+ * rights it needs and, if not, faults them in itself (hmm_range_fault via
+ * ib_umem_odp_map_dma_and_lock) before copying. So a fault delays only the
+ * QP that hit it, by the time the fault takes; no packet is dropped, no
+ * RNR NAK is sent, and no transport timer has to fire (seed 004's packet
+ * damming and packet flood cannot happen). The mapping lives in the MR's
+ * umem: every QP that later touches the page finds it mapped.
+ *
+ * Invalidation. The umem's MMU interval notifier (sroce_odp_invalidate)
+ * takes umem_mutex and unmaps the pages of the range. An access copies
+ * with umem_mutex held, so a page cannot be unmapped, freed or replaced
+ * (munmap, MADV_DONTNEED, COW after fork, mprotect, migration) while its
+ * bytes are copied, and the next access faults in the new page.
+ *
+ * Locks: umem_mutex (ib_umem_odp) protects dma_list/pfn_list and the
+ * notifier sequence; mr->odp_child_lock serialises the creation of
+ * implicit children (mr->odp_children, an xarray: lookups without the
+ * mutex). Children live until the MR is deregistered. Never taken in
+ * atomic context.
+ */
+#include <linux/hmm.h>
+#include <linux/highmem.h>
+#include <linux/mmu_notifier.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_umem_odp.h>
+
+#include "sroce.h"
+#include "sroce_mr.h"
+#include "sroce_odp.h"
+
+#define CREATE_TRACE_POINTS
+#include "sroce_trace.h"
+
+/* Asynchronous prefetches (ibv_advise_mr without FLUSH). */
+static struct workqueue_struct *sroce_odp_wq;
+
+int sroce_odp_module_init(void)
+{
+	sroce_odp_wq = alloc_workqueue("sroce_odp", WQ_UNBOUND, 0);
+	return sroce_odp_wq ? 0 : -ENOMEM;
+}
+
+void sroce_odp_module_exit(void)
+{
+	destroy_workqueue(sroce_odp_wq);
+}
+
+static struct sroce_dev *sroce_odp_dev(struct ib_umem_odp *odp)
+{
+	return to_sroce_dev(odp->umem.ibdev);
+}
+
+/*
+ * MMU interval notifier: the range of @mni's umem overlapping @range is
+ * about to change. Unmap those pages; the next access faults them in again.
+ */
+static bool sroce_odp_invalidate(struct mmu_interval_notifier *mni,
+				 const struct mmu_notifier_range *range,
+				 unsigned long cur_seq)
+{
+	struct ib_umem_odp *odp = container_of(mni, struct ib_umem_odp, notifier);
+	u64 start, end;
+
+	if (!mmu_notifier_range_blockable(range))
+		return false;
+	mutex_lock(&odp->umem_mutex);
+	mmu_interval_set_seq(mni, cur_seq);
+	start = max_t(u64, ib_umem_start(odp), range->start);
+	end = min_t(u64, ib_umem_end(odp), range->end);
+	if (start < end)
+		ib_umem_odp_unmap_dma_pages(odp, start, end);
+	mutex_unlock(&odp->umem_mutex);
+	sroce_count(sroce_odp_dev(odp), SROCE_CNT_ODP_INVALIDATIONS);
+	return true;
+}
+
+static const struct mmu_interval_notifier_ops sroce_odp_mni_ops = {
+	.invalidate = sroce_odp_invalidate,
+};
+
+/* ibv_reg_mr(pd, NULL, SIZE_MAX, ...): the whole address space. */
+bool sroce_odp_is_implicit(u64 start, u64 length)
+{
+	return !start && length == U64_MAX;
+}
+
+/**
+ * sroce_odp_init - the umem of a new ODP MR
+ * @mr: the MR (SROCE_MR_ODP, not yet published)
+ * @start: user address of its first byte (0 for implicit)
+ * @length: its length (U64_MAX for implicit)
+ * @access: IB_ACCESS_* (IB_ACCESS_ON_DEMAND set)
+ *
+ * Process context of the registering task (its mm is the MR's). Returns 0
+ * or a negative errno.
+ */
+int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access)
+{
+	struct ib_device *ibdev = mr->ibmr.pd->device;
+	struct ib_umem_odp *odp;
+
+	xa_init(&mr->odp_children);
+	mutex_init(&mr->odp_child_lock);
+	if (sroce_odp_is_implicit(start, length)) {
+		odp = ib_umem_odp_alloc_implicit(ibdev, access);
+		mr->odp_va = 0;
+	} else {
+		odp = ib_umem_odp_get(ibdev, start, length, access,
+				      &sroce_odp_mni_ops);
+		mr->odp_va = start;
+	}
+	if (IS_ERR(odp))
+		return PTR_ERR(odp);
+	odp->private = mr;
+	mr->odp = odp;
+	return 0;
+}
+
+/* After the MR left the key table: no access can be in progress. */
+void sroce_odp_release(struct sroce_mr *mr)
+{
+	struct ib_umem_odp *child;
+	unsigned long idx;
+
+	if (!mr->odp)
+		return;
+	xa_for_each(&mr->odp_children, idx, child)
+		ib_umem_odp_release(child);
+	xa_destroy(&mr->odp_children);
+	ib_umem_odp_release(mr->odp);
+	mr->odp = NULL;
+}
+
+/*
+ * The umem that tracks user address @va: the MR's own, or for an implicit
+ * MR the child for @va's slice, created on first use.
+ */
+static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
+{
+	unsigned long idx = va >> SROCE_ODP_CHILD_SHIFT;
+	struct ib_umem_odp *child;
+	int err;
+
+	if (!mr->odp->is_implicit_odp)
+		return mr->odp;
+	if (va >= TASK_SIZE_MAX)
+		return ERR_PTR(-EFAULT);
+	child = xa_load(&mr->odp_children, idx);
+	if (child)
+		return child;
+	mutex_lock(&mr->odp_child_lock);
+	child = xa_load(&mr->odp_children, idx);
+	if (child)
+		goto out_unlock;
+	child = ib_umem_odp_alloc_child(mr->odp, idx << SROCE_ODP_CHILD_SHIFT,
+					1UL << SROCE_ODP_CHILD_SHIFT,
+					&sroce_odp_mni_ops);
+	if (IS_ERR(child))
+		goto out_unlock;
+	child->private = mr;
+	err = xa_err(xa_store(&mr->odp_children, idx, child, GFP_KERNEL));
+	if (err) {
+		ib_umem_odp_release(child);
+		child = ERR_PTR(err);
+	}
+out_unlock:
+	mutex_unlock(&mr->odp_child_lock);
+	return child;
+}
+
+/* User address of MR byte @iova. */
+static u64 sroce_odp_va(struct sroce_mr *mr, u64 iova)
+{
+	return mr->odp_va + (iova - mr->iova);
+}
+
+/* Pages of [va, va + len) not mapped with all of @perm. umem_mutex held. */
+static u32 sroce_odp_missing(struct ib_umem_odp *odp, u64 va, u64 len,
+			     u64 perm)
+{
+	u64 first = (va - ib_umem_start(odp)) >> odp->page_shift;
+	u64 last = (va + len - 1 - ib_umem_start(odp)) >> odp->page_shift;
+	u32 missing = 0;
+	u64 i;
+
+	for (i = first; i <= last; i++)
+		if ((odp->dma_list[i] & perm) != perm)
+			missing++;
+	return missing;
+}
+
+/*
+ * Make [va, va + len) (inside @odp, len > 0) accessible for reading, or
+ * writing if @write, faulting pages in as needed. On success returns 0 with
+ * odp->umem_mutex held: the pages stay mapped until it is released.
+ * Returns -EFAULT if the range cannot be mapped so (no VMA, no permission).
+ * Sleeps.
+ */
+static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
+			      u64 va, u64 len, bool write)
+	__acquires(&odp->umem_mutex)
+{
+	struct sroce_dev *sdev = sroce_odp_dev(odp);
+	u64 perm = ODP_READ_ALLOWED_BIT | (write ? ODP_WRITE_ALLOWED_BIT : 0);
+	u64 rw = ODP_READ_ALLOWED_BIT | ODP_WRITE_ALLOWED_BIT;
+	u32 missing;
+	int ret;
+
+	mutex_lock(&odp->umem_mutex);
+	missing = sroce_odp_missing(odp, va, len, perm);
+	if (!missing)
+		return 0;
+	mutex_unlock(&odp->umem_mutex);
+
+	trace_sroce_odp_fault_start(dev_name(&sdev->ibdev.dev), mr->lkey, va,
+				    len, write, missing);
+	sroce_count(sdev, SROCE_CNT_ODP_FAULTS);
+	/*
+	 * Mapping a range sets the rights of every page in it, those already
+	 * mapped included: map a writable MR writable even for a read, as
+	 * mlx5 does, so that a page written before is not downgraded (its
+	 * dirty bit is set from the write right when it is unmapped). Read
+	 * only if the process cannot write there (mprotect, read-only VMA).
+	 */
+	if (odp->umem.writable) {
+		ret = ib_umem_odp_map_dma_and_lock(odp, va, len, rw, true);
+		if (ret >= 0 || write)
+			goto out;
+	}
+	ret = ib_umem_odp_map_dma_and_lock(odp, va, len, perm, true);
+out:
+	trace_sroce_odp_fault_end(dev_name(&sdev->ibdev.dev), mr->lkey, va,
+				  len, ret < 0 ? ret : 0);
+	if (ret < 0)
+		return -EFAULT;
+	sroce_count_add(sdev, SROCE_CNT_ODP_PAGES_FAULTED, missing);
+	return 0;
+}
+
+/* The page holding @va and @va's offset in it. umem_mutex held, mapped. */
+static struct page *sroce_odp_page(struct ib_umem_odp *odp, u64 va,
+				   unsigned int *off)
+{
+	u64 idx = (va - ib_umem_start(odp)) >> PAGE_SHIFT;
+
+	*off = offset_in_page(va);
+	return hmm_pfn_to_page(odp->pfn_list[idx]);
+}
+
+/**
+ * sroce_odp_copy - sroce_mr_copy() for an ODP MR
+ * @mr: the MR, looked up for a range covering [iova, iova + len)
+ * @iova: first MR byte
+ * @buf: kernel buffer
+ * @len: bytes
+ * @dir: SROCE_TO_MR or SROCE_FROM_MR
+ *
+ * Process context (a QP work item); sleeps to resolve faults. Returns 0 or
+ * -EFAULT (the memory is not mapped in the process, or not writable).
+ */
+int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
+		   enum sroce_copy_dir dir)
+{
+	bool write = dir == SROCE_TO_MR;
+	u64 va = sroce_odp_va(mr, iova);
+	struct ib_umem_odp *odp;
+	unsigned int off;
+	struct page *page;
+	u32 n, chunk;
+	void *p;
+	int err;
+
+	while (len) {
+		odp = sroce_odp_umem_of(mr, va);
+		if (IS_ERR(odp))
+			return -EFAULT;
+		n = min_t(u64, len, ib_umem_end(odp) - va);
+		err = sroce_odp_map_lock(mr, odp, va, n, write);
+		if (err)
+			return err;
+		len -= n;
+		while (n) {
+			page = sroce_odp_page(odp, va, &off);
+			chunk = min_t(u32, n, PAGE_SIZE - off);
+			p = kmap_local_page(page) + off;
+			if (write)
+				memcpy(p, buf, chunk);
+			else
+				memcpy(buf, p, chunk);
+			kunmap_local(p);
+			buf += chunk;
+			va += chunk;
+			n -= chunk;
+		}
+		mutex_unlock(&odp->umem_mutex);
+	}
+	return 0;
+}
+
+/**
+ * sroce_odp_atomic - sroce_mr_atomic() for an ODP MR
+ * @mr: the MR, looked up for the 8 bytes at @iova (8-byte aligned)
+ * @iova: the word
+ * @cmp_swap: compare and swap (else fetch and add)
+ * @swap_add: swap or add value
+ * @comp: compare value
+ * @orig: the word's value before the operation
+ *
+ * Process context; sleeps to resolve a fault. Returns 0 or -EFAULT.
+ */
+int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+		     u64 swap_add, u64 comp, u64 *orig)
+{
+	u64 va = sroce_odp_va(mr, iova);
+	struct ib_umem_odp *odp;
+	unsigned int off;
+	struct page *page;
+	int err;
+
+	odp = sroce_odp_umem_of(mr, va);
+	if (IS_ERR(odp))
+		return -EFAULT;
+	err = sroce_odp_map_lock(mr, odp, va, sizeof(u64), true);
+	if (err)
+		return err;
+	page = sroce_odp_page(odp, va, &off);
+	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
+	mutex_unlock(&odp->umem_mutex);
+	return 0;
+}
+
+/*
+ * Map [iova, iova + len) of @mr for the device: for reading, for writing
+ * if @write, or (@no_fault) only the pages the process has already, with
+ * the rights it has on them. Sleeps. Returns 0 or -EFAULT.
+ */
+static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
+			       bool write, bool no_fault)
+{
+	u64 va = sroce_odp_va(mr, iova);
+	struct ib_umem_odp *odp;
+	u64 n;
+	int ret;
+
+	while (len) {
+		odp = sroce_odp_umem_of(mr, va);
+		if (IS_ERR(odp))
+			return -EFAULT;
+		n = min_t(u64, len, ib_umem_end(odp) - va);
+		if (no_fault) {
+			ret = ib_umem_odp_map_dma_and_lock(odp, va, n,
+							   ODP_READ_ALLOWED_BIT,
+							   false);
+			if (ret < 0)
+				return -EFAULT;
+		} else {
+			ret = sroce_odp_map_lock(mr, odp, va, n, write);
+			if (ret)
+				return ret;
+		}
+		mutex_unlock(&odp->umem_mutex);
+		va += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * sroce_odp_prefault - sroce_mr_prefault() for an ODP MR
+ * @mr: the MR, looked up for the range
+ * @iova: first byte
+ * @len: bytes
+ * @write: map for writing
+ *
+ * Process context; sleeps. Returns 0 or -EFAULT.
+ */
+int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
+{
+	return sroce_odp_map_range(mr, iova, len, write, false);
+}
+
+/* Prefetch [iova, iova + len) of @mr for @advice. Sleeps. */
+static int sroce_odp_prefetch(struct sroce_mr *mr, u64 iova, u64 len,
+			      enum ib_uverbs_advise_mr_advice advice)
+{
+	sroce_count(sroce_odp_dev(mr->odp), SROCE_CNT_ODP_PREFETCH);
+	return sroce_odp_map_range(mr, iova, len,
+				   advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+				   advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT);
+}
+
+/* An asynchronous prefetch: the MRs are held until it has run. */
+struct sroce_prefetch_work {
+	struct work_struct work;
+	enum ib_uverbs_advise_mr_advice advice;
+	u32 num_sge;
+	struct {
+		struct sroce_mr *mr;
+		u64 iova;
+		u64 len;
+	} frag[] __counted_by(num_sge);
+};
+
+static void sroce_prefetch_work_fn(struct work_struct *w)
+{
+	struct sroce_prefetch_work *pw =
+		container_of(w, struct sroce_prefetch_work, work);
+	u32 i;
+
+	for (i = 0; i < pw->num_sge; i++) {
+		/* Advice only: a range that cannot be mapped is left alone. */
+		sroce_odp_prefetch(pw->frag[i].mr, pw->frag[i].iova,
+				   pw->frag[i].len, pw->advice);
+		sroce_mr_put(pw->frag[i].mr);
+	}
+	kfree(pw);
+}
+
+/* The ODP MR of an advise_mr SGE with a reference, or an ERR_PTR. */
+static struct sroce_mr *sroce_advise_lookup(struct sroce_dev *sdev,
+					    struct sroce_pd *pd,
+					    const struct ib_sge *sge,
+					    int access)
+{
+	enum sroce_mr_err merr;
+	struct sroce_mr *mr;
+
+	mr = sroce_mr_lookup(sdev, sge->lkey, false, pd, 0, sge->addr,
+			     sge->length, access, &merr);
+	if (!mr)
+		return ERR_PTR(merr == SROCE_MR_ERR_ACCESS ? -EPERM : -EINVAL);
+	if (mr->type != SROCE_MR_ODP) {
+		sroce_mr_put(mr);
+		return ERR_PTR(-EINVAL);
+	}
+	return mr;
+}
+
+/**
+ * sroce_advise_mr - ibv_advise_mr: prefetch pages of ODP MRs
+ * @ibpd: the PD the MRs must belong to
+ * @advice: PREFETCH (read), PREFETCH_WRITE or PREFETCH_NO_FAULT
+ * @flags: IB_UVERBS_ADVISE_MR_FLAG_FLUSH: synchronous (done on return)
+ * @sg_list: ranges (L_Key, address, length)
+ * @num_sge: their number (> 0)
+ * @attrs: unused
+ *
+ * Every SGE's L_Key is checked now, synchronous or not: -EINVAL for a bad
+ * key, range or non-ODP MR, -EPERM for PREFETCH_WRITE without local write.
+ * A synchronous prefetch returns -EFAULT if a range cannot be mapped.
+ */
+int sroce_advise_mr(struct ib_pd *ibpd, enum ib_uverbs_advise_mr_advice advice,
+		    u32 flags, struct ib_sge *sg_list, u32 num_sge,
+		    struct uverbs_attr_bundle *attrs)
+{
+	struct sroce_dev *sdev = to_sroce_dev(ibpd->device);
+	struct sroce_pd *pd = to_sroce_pd(ibpd);
+	struct sroce_prefetch_work *pw;
+	struct sroce_mr *mr;
+	int access = 0;
+	int err = 0;
+	u32 i;
+
+	switch (advice) {
+	case IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE:
+		access = IB_ACCESS_LOCAL_WRITE;
+		break;
+	case IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH:
+	case IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+
+	if (flags & IB_UVERBS_ADVISE_MR_FLAG_FLUSH) {
+		for (i = 0; i < num_sge && !err; i++) {
+			mr = sroce_advise_lookup(sdev, pd, &sg_list[i], access);
+			if (IS_ERR(mr))
+				return PTR_ERR(mr);
+			err = sroce_odp_prefetch(mr, sg_list[i].addr,
+						 sg_list[i].length, advice);
+			sroce_mr_put(mr);
+		}
+		return err;
+	}
+
+	pw = kzalloc(struct_size(pw, frag, num_sge), GFP_KERNEL);
+	if (!pw)
+		return -ENOMEM;
+	pw->advice = advice;
+	pw->num_sge = num_sge;
+	for (i = 0; i < num_sge; i++) {
+		mr = sroce_advise_lookup(sdev, pd, &sg_list[i], access);
+		if (IS_ERR(mr)) {
+			err = PTR_ERR(mr);
+			goto err_put;
+		}
+		pw->frag[i].mr = mr;
+		pw->frag[i].iova = sg_list[i].addr;
+		pw->frag[i].len = sg_list[i].length;
+	}
+	INIT_WORK(&pw->work, sroce_prefetch_work_fn);
+	queue_work(sroce_odp_wq, &pw->work);
+	return 0;
+
+err_put:
+	while (i--)
+		sroce_mr_put(pw->frag[i].mr);
+	kfree(pw);
+	return err;
+}

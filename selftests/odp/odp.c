@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * odp: on-demand paging MRs (seed-rules R5.3), explicit and implicit, on
+ * both ends of RC and UD connections, with the shared data-path harness
+ * (selftests/datapath/dp.h): end A is the requester, end B the responder.
+ *
+ * Every ODP buffer is fresh anonymous memory (mmap), never touched by the
+ * CPU before the operation unless the case says so, so each operation
+ * faults on the side that reaches it: A gathering (SEND, WRITE) or
+ * scattering (READ response, ATOMIC result), B scattering (receive, WRITE)
+ * or reading (READ, ATOMIC). Every byte is checked.
+ *
+ * Invalidation cases change the mapping under a hot MR (munmap and a new
+ * mmap at the same address, MADV_DONTNEED, fork + copy-on-write, mprotect)
+ * and check that no byte goes to or comes from the old page.
+ *
+ * Counters (odp_faults, odp_pages_faulted, odp_invalidations,
+ * odp_prefetch) are read from sysfs hw_counters.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "../datapath/dp.h"
+
+#define PG 4096UL
+#define ODP_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+		    IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
+		    IBV_ACCESS_ON_DEMAND)
+/* A length over several pages and MTUs, not page aligned. */
+#define XLEN (3 * PG + 123)
+#define XOFF 100
+
+static unsigned char *fresh(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED, "mmap %zu: %s", len, strerror(errno));
+	return p;
+}
+
+static struct ibv_mr *odp_mr(struct dp_dev *d, void *p, size_t len, int access)
+{
+	struct ibv_mr *mr = ibv_reg_mr(d->pd, p, len, access | IBV_ACCESS_ON_DEMAND);
+
+	CHECK(mr, "reg_mr ODP %zu bytes on %s: %s", len, d->name, strerror(errno));
+	return mr;
+}
+
+static struct ibv_mr *implicit_mr(struct dp_dev *d)
+{
+	struct ibv_mr *mr = ibv_reg_mr(d->pd, NULL, SIZE_MAX, ODP_ACCESS);
+
+	CHECK(mr, "reg_mr implicit ODP on %s: %s", d->name, strerror(errno));
+	return mr;
+}
+
+static uint64_t counter(const struct dp_dev *d, const char *name)
+{
+	char path[256], buf[64];
+	FILE *f;
+
+	/* The core caches hw_stats for 10 ms. */
+	usleep(30000);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 d->name, name);
+	f = fopen(path, "r");
+	CHECK(f, "open %s: %s", path, strerror(errno));
+	CHECK(fgets(buf, sizeof(buf), f), "read %s", path);
+	fclose(f);
+	return strtoull(buf, NULL, 10);
+}
+
+static void fill(unsigned char *p, size_t len, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = dp_pat(i, seed);
+}
+
+static void rdma(struct dp_pair *p, enum ibv_wr_opcode op, uint64_t wr_id,
+		 void *local, uint32_t lkey, size_t len, void *remote,
+		 uint32_t rkey, enum ibv_wc_status want)
+{
+	struct ibv_sge sge = { (uintptr_t)local, len, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_wc wc;
+
+	wr.wr.rdma.remote_addr = (uintptr_t)remote;
+	wr.wr.rdma.rkey = rkey;
+	dp_post_send(&p->a, &wr);
+	dp_poll(p->a.scq, &wc, DP_TIMEOUT_MS, op == IBV_WR_RDMA_READ ? "READ" : "WRITE");
+	dp_check_wc(&wc, want, op == IBV_WR_RDMA_READ ? IBV_WC_RDMA_READ :
+		    IBV_WC_RDMA_WRITE, wr_id, p->a.qp->qp_num,
+		    op == IBV_WR_RDMA_READ ? "READ" : "WRITE");
+}
+
+static uint64_t atomic_op(struct dp_pair *p, enum ibv_wr_opcode op,
+			  uint64_t *result, uint32_t lkey, uint64_t *remote,
+			  uint32_t rkey, uint64_t cmp_add, uint64_t swap)
+{
+	struct ibv_sge sge = { (uintptr_t)result, 8, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 7, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_wc wc;
+
+	wr.wr.atomic.remote_addr = (uintptr_t)remote;
+	wr.wr.atomic.rkey = rkey;
+	wr.wr.atomic.compare_add = cmp_add;
+	wr.wr.atomic.swap = swap;
+	dp_post_send(&p->a, &wr);
+	dp_poll(p->a.scq, &wc, DP_TIMEOUT_MS, "ATOMIC");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, op == IBV_WR_ATOMIC_CMP_AND_SWP ?
+		    IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD, 7, p->a.qp->qp_num, "ATOMIC");
+	return *result;
+}
+
+/* A's and B's ODP buffers for one case: explicit MRs or implicit ones. */
+struct odp_bufs {
+	unsigned char *a, *b;
+	size_t len;
+	struct ibv_mr *amr, *bmr;
+};
+
+static void bufs_make(struct odp_bufs *o, struct dp_pair *p, size_t len,
+		      int implicit)
+{
+	o->len = len;
+	o->a = fresh(len);
+	o->b = fresh(len);
+	if (implicit) {
+		o->amr = implicit_mr(p->a.dev);
+		o->bmr = implicit_mr(p->b.dev);
+	} else {
+		o->amr = odp_mr(p->a.dev, o->a, len, ODP_ACCESS);
+		o->bmr = odp_mr(p->b.dev, o->b, len, ODP_ACCESS);
+	}
+}
+
+static void bufs_free(struct odp_bufs *o)
+{
+	CHECK(!ibv_dereg_mr(o->amr), "dereg A");
+	CHECK(!ibv_dereg_mr(o->bmr), "dereg B");
+	munmap(o->a, o->len);
+	munmap(o->b, o->len);
+}
+
+/* seed-rules R5.3: odp_caps say what is implemented, per transport. */
+static void test_caps(const struct dp_case *c)
+{
+	const uint32_t rc = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV |
+			    IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_READ |
+			    IBV_ODP_SUPPORT_ATOMIC | IBV_ODP_SUPPORT_SRQ_RECV;
+	const uint32_t ud = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV |
+			    IBV_ODP_SUPPORT_SRQ_RECV;
+	struct dp_dev d;
+
+	dp_open(&d, 0, 4);
+	CHECK_EQ(d.attr.odp_caps.general_caps,
+		 IBV_ODP_SUPPORT | IBV_ODP_SUPPORT_IMPLICIT, "odp general_caps");
+	CHECK_EQ(d.attr.odp_caps.per_transport_caps.rc_odp_caps, rc, "rc_odp_caps");
+	CHECK_EQ(d.attr.odp_caps.per_transport_caps.ud_odp_caps, ud, "ud_odp_caps");
+	CHECK_EQ(d.attr.odp_caps.per_transport_caps.uc_odp_caps,
+		 rc & ~(IBV_ODP_SUPPORT_READ | IBV_ODP_SUPPORT_ATOMIC), "uc_odp_caps");
+	CHECK_EQ(d.attr.xrc_odp_caps, 0, "xrc_odp_caps");
+	dp_close(&d);
+}
+
+/*
+ * seed-rules R5.2: SEND/RECV, WRITE, READ, CMP_AND_SWP and FETCH_AND_ADD
+ * with ODP memory on both ends, every access a first touch (a fault).
+ */
+static void test_ops(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+	uint64_t fa0, fb0, pa0, pb0, *word, *res;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+
+	dp_setup(&p, d, 4, &cfg);
+	fa0 = counter(&d[0], "odp_faults");
+	fb0 = counter(&d[1], "odp_faults");
+	pa0 = counter(&d[0], "odp_pages_faulted");
+	pb0 = counter(&d[1], "odp_pages_faulted");
+	bufs_make(&o, &p, 16 * PG, c->arg);
+
+	/*
+	 * SEND: A's source is written by the CPU (so its pages exist) but not
+	 * yet mapped for the device; B's receive buffer is untouched.
+	 */
+	fill(o.a + XOFF, XLEN, 1);
+	sge = (struct ibv_sge){ (uintptr_t)o.b + XOFF, XLEN, o.bmr->lkey };
+	dp_post_recv(&p.b, 11, &sge, 1);
+	sge = (struct ibv_sge){ (uintptr_t)o.a + XOFF, XLEN, o.amr->lkey };
+	{
+		struct ibv_send_wr wr = {
+			.wr_id = 12, .sg_list = &sge, .num_sge = 1,
+			.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		};
+		dp_post_send(&p.a, &wr);
+	}
+	dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "SEND");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 12, p.a.qp->qp_num, "SEND");
+	dp_poll(p.b.rcq, &wc, DP_TIMEOUT_MS, "RECV");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 11, p.b.qp->qp_num, "RECV");
+	CHECK_EQ(wc.byte_len, XLEN, "RECV byte_len");
+	dp_check_range(o.b + XOFF, XLEN, 1, "SEND into B's ODP receive buffer");
+
+	/* WRITE from A's page 4.. into B's untouched pages 4.. */
+	fill(o.a + 4 * PG + XOFF, XLEN, 2);
+	rdma(&p, IBV_WR_RDMA_WRITE, 13, o.a + 4 * PG + XOFF, o.amr->lkey, XLEN,
+	     o.b + 4 * PG + XOFF, o.bmr->rkey, IBV_WC_SUCCESS);
+	dp_check_range(o.b + 4 * PG + XOFF, XLEN, 2, "WRITE into B's ODP MR");
+
+	/* READ B's pages 8.. (written by B's CPU) into A's untouched pages 8.. */
+	fill(o.b + 8 * PG + XOFF, XLEN, 3);
+	rdma(&p, IBV_WR_RDMA_READ, 14, o.a + 8 * PG + XOFF, o.amr->lkey, XLEN,
+	     o.b + 8 * PG + XOFF, o.bmr->rkey, IBV_WC_SUCCESS);
+	dp_check_range(o.a + 8 * PG + XOFF, XLEN, 3, "READ into A's ODP MR");
+
+	/* ATOMICs on B's untouched page 12, results into A's untouched page 13. */
+	word = (uint64_t *)(o.b + 12 * PG + 64);
+	res = (uint64_t *)(o.a + 13 * PG + 8);
+	CHECK_EQ(atomic_op(&p, IBV_WR_ATOMIC_FETCH_AND_ADD, res, o.amr->lkey, word,
+			   o.bmr->rkey, 5, 0), 0, "FETCH_AND_ADD on a fresh page");
+	CHECK_EQ(*word, 5, "word after FETCH_AND_ADD");
+	res = (uint64_t *)(o.a + 14 * PG + 16);
+	CHECK_EQ(atomic_op(&p, IBV_WR_ATOMIC_CMP_AND_SWP, res, o.amr->lkey, word,
+			   o.bmr->rkey, 5, 0x1122334455667788ULL), 5, "CMP_AND_SWP");
+	CHECK_EQ(*word, 0x1122334455667788ULL, "word after CMP_AND_SWP");
+
+	/* Both sides faulted, and counted it (seed-rules R5.3). */
+	CHECK(counter(&d[0], "odp_faults") > fa0, "A's odp_faults did not move");
+	CHECK(counter(&d[1], "odp_faults") > fb0, "B's odp_faults did not move");
+	CHECK(counter(&d[0], "odp_pages_faulted") >= pa0 + 4 + 4 + 2,
+	      "A's odp_pages_faulted moved by less than the pages touched");
+	CHECK(counter(&d[1], "odp_pages_faulted") >= pb0 + 4 + 4 + 4 + 1,
+	      "B's odp_pages_faulted moved by less than the pages touched");
+	NOTE("A faults %llu pages %llu, B faults %llu pages %llu",
+	     (unsigned long long)(counter(&d[0], "odp_faults") - fa0),
+	     (unsigned long long)(counter(&d[0], "odp_pages_faulted") - pa0),
+	     (unsigned long long)(counter(&d[1], "odp_faults") - fb0),
+	     (unsigned long long)(counter(&d[1], "odp_pages_faulted") - pb0));
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+/* seed-rules R5.2: UD SEND/RECV with ODP buffers on both ends. */
+static void test_ud(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_UD };
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	size_t len;
+
+	dp_setup(&p, d, 4, &cfg);
+	len = p.mtu - 100;
+	bufs_make(&o, &p, 4 * PG, c->arg);
+	fill(o.a + PG - 50, len, 4);	/* across a page boundary */
+	sge = (struct ibv_sge){ (uintptr_t)o.b + 2 * PG - 20, DP_GRH + len, o.bmr->lkey };
+	dp_post_recv(&p.b, 21, &sge, 1);
+	{
+		struct ibv_sge s = { (uintptr_t)o.a + PG - 50, len, o.amr->lkey };
+		struct dp_sgl sl = { .n = 1, .len = len };
+
+		sl.sge[0] = s;
+		dp_send_wr(&p, IBV_WR_SEND, 22, &sl, IBV_SEND_SIGNALED, 0, 0, 0);
+	}
+	dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "UD SEND");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 22, p.a.qp->qp_num, "UD SEND");
+	dp_poll(p.b.rcq, &wc, DP_TIMEOUT_MS, "UD RECV");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 21, p.b.qp->qp_num, "UD RECV");
+	CHECK_EQ(wc.byte_len, DP_GRH + len, "UD RECV byte_len");
+	dp_check_range(o.b + 2 * PG - 20 + DP_GRH, len, 4, "UD SEND into an ODP buffer");
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+/* An RC pair with explicit ODP MRs on fresh buffers (invalidation cases). */
+static void inv_setup(struct dp_pair *p, struct dp_dev d[2], struct odp_bufs *o,
+		      size_t len)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+
+	dp_setup(p, d, 4, &cfg);
+	bufs_make(o, p, len, 0);
+}
+
+/*
+ * seed-rules R5.3: munmap the hot region and map new memory at the same
+ * address: READ returns the new bytes, WRITE lands in the new pages.
+ */
+static void test_munmap(const struct dp_case *c)
+{
+	const size_t len = 4 * PG;
+	uint64_t inv0;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	int i;
+
+	inv_setup(&p, d, &o, len);
+	inv0 = counter(&d[1], "odp_invalidations");
+	for (i = 0; i < 8; i++) {
+		void *q;
+
+		fill(o.b, len, 100 + i);
+		memset(o.a, 0, len);
+		rdma(&p, IBV_WR_RDMA_READ, i, o.a, o.amr->lkey, len, o.b,
+		     o.bmr->rkey, IBV_WC_SUCCESS);
+		dp_check_range(o.a, len, 100 + i, "READ after munmap + mmap");
+		fill(o.a, len, 200 + i);
+		rdma(&p, IBV_WR_RDMA_WRITE, i, o.a, o.amr->lkey, len, o.b,
+		     o.bmr->rkey, IBV_WC_SUCCESS);
+		dp_check_range(o.b, len, 200 + i, "WRITE after munmap + mmap");
+		CHECK(!munmap(o.b, len), "munmap");
+		q = mmap(o.b, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		CHECK(q == o.b, "mmap at the same address: %s", strerror(errno));
+	}
+	CHECK(counter(&d[1], "odp_invalidations") >= inv0 + 8,
+	      "odp_invalidations moved by less than the 8 munmaps");
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+/* seed-rules R5.3: MADV_DONTNEED drops the pages: READ sees zeros. */
+static void test_dontneed(const struct dp_case *c)
+{
+	const size_t len = 4 * PG;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	int i;
+
+	inv_setup(&p, d, &o, len);
+	for (i = 0; i < 8; i++) {
+		fill(o.b, len, 300 + i);
+		rdma(&p, IBV_WR_RDMA_READ, i, o.a, o.amr->lkey, len, o.b,
+		     o.bmr->rkey, IBV_WC_SUCCESS);
+		dp_check_range(o.a, len, 300 + i, "READ before MADV_DONTNEED");
+		CHECK(!madvise(o.b, len, MADV_DONTNEED), "madvise");
+		memset(o.a, 0xee, len);
+		rdma(&p, IBV_WR_RDMA_READ, i, o.a, o.amr->lkey, len, o.b,
+		     o.bmr->rkey, IBV_WC_SUCCESS);
+		dp_check_fill(o.a, len, 0, "READ after MADV_DONTNEED (zero pages)");
+		/* And A's pages: drop them, then READ into them. */
+		CHECK(!madvise(o.a, len, MADV_DONTNEED), "madvise A");
+		fill(o.b, len, 400 + i);
+		rdma(&p, IBV_WR_RDMA_READ, i, o.a, o.amr->lkey, len, o.b,
+		     o.bmr->rkey, IBV_WC_SUCCESS);
+		dp_check_range(o.a, len, 400 + i, "READ into pages dropped by MADV_DONTNEED");
+	}
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+/*
+ * seed-rules R5.3: fork makes B's pages copy-on-write. The parent's CPU
+ * writes break COW; the device must then read the parent's new page, and
+ * a remote WRITE must land in the parent's page, never in the child's.
+ */
+static void test_fork(const struct dp_case *c)
+{
+	const size_t len = 4 * PG;
+	int go[2], st;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	pid_t pid;
+	char x;
+
+	inv_setup(&p, d, &o, len);
+	fill(o.b, len, 500);
+	rdma(&p, IBV_WR_RDMA_READ, 1, o.a, o.amr->lkey, len, o.b, o.bmr->rkey,
+	     IBV_WC_SUCCESS);
+	dp_check_range(o.a, len, 500, "READ before fork");
+	CHECK(!pipe(go), "pipe");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		/* The child's copy must keep the bytes of the fork. */
+		close(go[1]);
+		if (read(go[0], &x, 1) != 1)
+			_exit(2);
+		for (size_t i = 0; i < len; i++)
+			if (o.b[i] != dp_pat(i, 500))
+				_exit(1);
+		_exit(0);
+	}
+	close(go[0]);
+	/* Parent writes the first half: COW gives it new pages. */
+	fill(o.b, 2 * PG, 501);
+	rdma(&p, IBV_WR_RDMA_READ, 2, o.a, o.amr->lkey, 2 * PG, o.b, o.bmr->rkey,
+	     IBV_WC_SUCCESS);
+	dp_check_range(o.a, 2 * PG, 501, "READ after the parent's COW write");
+	/* Remote WRITE into the second half, still shared with the child. */
+	fill(o.a + 2 * PG, 2 * PG, 502);
+	rdma(&p, IBV_WR_RDMA_WRITE, 3, o.a + 2 * PG, o.amr->lkey, 2 * PG,
+	     o.b + 2 * PG, o.bmr->rkey, IBV_WC_SUCCESS);
+	dp_check_range(o.b + 2 * PG, 2 * PG, 502,
+		       "parent's memory after a remote WRITE after fork");
+	CHECK(write(go[1], "x", 1) == 1, "pipe write");
+	CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the child's copy changed (a device write went to a shared page)");
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+/*
+ * seed-rules R5.3: mprotect(PROT_READ) on B's region: READ still works, a
+ * remote WRITE fails with a remote access error and changes nothing.
+ */
+static void test_mprotect(const struct dp_case *c)
+{
+	const size_t len = 4 * PG;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+
+	inv_setup(&p, d, &o, len);
+	fill(o.b, len, 600);
+	fill(o.a, len, 601);
+	rdma(&p, IBV_WR_RDMA_WRITE, 1, o.a, o.amr->lkey, PG, o.b, o.bmr->rkey,
+	     IBV_WC_SUCCESS);	/* B's page 0 is now mapped writable */
+	CHECK(!mprotect(o.b, len, PROT_READ), "mprotect");
+	rdma(&p, IBV_WR_RDMA_READ, 2, o.a + PG, o.amr->lkey, PG, o.b + PG,
+	     o.bmr->rkey, IBV_WC_SUCCESS);
+	CHECK(!memcmp(o.a + PG, o.b + PG, PG), "READ of read-only memory");
+	rdma(&p, IBV_WR_RDMA_WRITE, 3, o.a + 2 * PG, o.amr->lkey, 64, o.b,
+	     o.bmr->rkey, IBV_WC_REM_ACCESS_ERR);
+	/* Still the first WRITE's bytes: the failed one changed nothing. */
+	CHECK(!memcmp(o.b, o.a, PG), "read-only page 0 changed by a failed WRITE");
+	CHECK(!mprotect(o.b, len, PROT_READ | PROT_WRITE), "mprotect back");
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+/*
+ * seed-rules R5.3: an access to a hole in an ODP MR (unmapped after
+ * registration) fails at once with an access error, on either side, not
+ * with lost packets and a transport timeout.
+ */
+static void test_hole(const struct dp_case *c)
+{
+	static const enum ibv_wr_opcode ops[] = {
+		IBV_WR_RDMA_READ, IBV_WR_RDMA_WRITE, IBV_WR_SEND,
+	};
+	const size_t len = 4 * PG;
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+	uint64_t t0, tmo0;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	unsigned int i;
+
+	dp_setup(&p, d, 4, &cfg);
+	bufs_make(&o, &p, len, c->arg);
+	fill(o.a, len, 1000);
+	CHECK(!munmap(o.b + 2 * PG, PG), "munmap B's page 2");
+	tmo0 = counter(&d[0], "ack_timer_expired");
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		enum ibv_wc_status want = IBV_WC_REM_ACCESS_ERR;
+		struct ibv_sge sge = { (uintptr_t)o.a, len, o.amr->lkey };
+		struct ibv_send_wr wr = {
+			.wr_id = i, .sg_list = &sge, .num_sge = 1, .opcode = ops[i],
+			.send_flags = IBV_SEND_SIGNALED,
+		};
+		struct ibv_wc wc;
+
+		if (i)
+			dp_pair_create(&p, &d[0], &d[1], &cfg);
+		if (ops[i] == IBV_WR_SEND) {
+			/* A gathers from its own hole: a local protection error. */
+			CHECK(!munmap(o.a + PG, PG), "munmap A's page 1");
+			want = IBV_WC_LOC_PROT_ERR;
+		}
+		wr.wr.rdma.remote_addr = (uintptr_t)o.b;
+		wr.wr.rdma.rkey = o.bmr->rkey;
+		t0 = dp_now_ms();
+		dp_post_send(&p.a, &wr);
+		dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "access to a hole");
+		CHECK_EQ(wc.status, want, "status of an access to a hole");
+		NOTE("opcode %d into a hole: %s after %llu ms", ops[i],
+		     ibv_wc_status_str(wc.status),
+		     (unsigned long long)(dp_now_ms() - t0));
+		dp_pair_destroy(&p);
+	}
+	CHECK_EQ(counter(&d[0], "ack_timer_expired"), tmo0,
+		 "A's ACK timer expiries (a fault must not become a timeout)");
+	CHECK(!ibv_dereg_mr(o.amr) && !ibv_dereg_mr(o.bmr), "dereg");
+	dp_close(&d[1]);
+	dp_close(&d[0]);
+}
+
+/* Invalidations racing with traffic: MADV_DONTNEED from another thread. */
+static atomic_int race_stop;
+static struct odp_bufs *race_o;
+
+static void *race_thread(void *arg)
+{
+	while (!atomic_load(&race_stop)) {
+		madvise(race_o->b, race_o->len, MADV_DONTNEED);
+		usleep(200);
+	}
+	return NULL;
+}
+
+/*
+ * seed-rules R5.3: while pages are dropped under it, each READ returns for
+ * every byte either what the last WRITE put there or zero (a dropped
+ * page), never an older WRITE's byte from a stale page.
+ */
+static void test_race(const struct dp_case *c)
+{
+	const size_t len = 8 * PG;
+	unsigned char *got;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	pthread_t t;
+	size_t i, zero = 0;
+	int k;
+
+	inv_setup(&p, d, &o, len);
+	got = fresh(len);
+	race_o = &o;
+	CHECK(!pthread_create(&t, NULL, race_thread, NULL), "pthread_create");
+	for (k = 0; k < 40; k++) {
+		fill(o.a, len, 700 + k);
+		rdma(&p, IBV_WR_RDMA_WRITE, k, o.a, o.amr->lkey, len, o.b,
+		     o.bmr->rkey, IBV_WC_SUCCESS);
+		memset(o.a, 0xee, len);
+		rdma(&p, IBV_WR_RDMA_READ, k, o.a, o.amr->lkey, len, o.b,
+		     o.bmr->rkey, IBV_WC_SUCCESS);
+		memcpy(got, o.a, len);
+		for (i = 0; i < len; i++) {
+			if (got[i] == dp_pat(i, 700 + k))
+				continue;
+			CHECK(got[i] == 0, "round %d byte %zu: 0x%02x, neither the "
+			      "last WRITE's 0x%02x nor 0 (stale page)", k, i,
+			      got[i], dp_pat(i, 700 + k));
+			zero++;
+		}
+	}
+	atomic_store(&race_stop, 1);
+	pthread_join(t, NULL);
+	NOTE("40 WRITE+READ rounds of %zu bytes, %zu bytes seen dropped", len, zero);
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+/*
+ * seed-rules R5.3: the fault state lives with the MR: once one QP has
+ * faulted a page in, another QP reading it causes no fault.
+ */
+static void test_shared(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+	struct dp_pair p2;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	unsigned char *dst;
+	struct ibv_mr *dmr;
+	uint64_t f0;
+
+	dp_setup(&p, d, 4, &cfg);
+	dp_pair_create(&p2, &d[0], &d[1], &cfg);
+	bufs_make(&o, &p, 4 * PG, 0);
+	fill(o.b, 4 * PG, 800);
+	rdma(&p, IBV_WR_RDMA_READ, 1, o.a, o.amr->lkey, 4 * PG, o.b, o.bmr->rkey,
+	     IBV_WC_SUCCESS);
+	f0 = counter(&d[1], "odp_faults");
+	/* Into a pinned MR on A: only B's side could fault. */
+	dst = p2.a.buf.p;
+	dmr = p2.a.buf.mr;
+	rdma(&p2, IBV_WR_RDMA_READ, 2, dst, dmr->lkey, 4 * PG, o.b, o.bmr->rkey,
+	     IBV_WC_SUCCESS);
+	dp_check_range(dst, 4 * PG, 800, "READ by the second QP");
+	CHECK_EQ(counter(&d[1], "odp_faults"), f0,
+		 "B's faults when a second QP read pages the first faulted in");
+	bufs_free(&o);
+	dp_pair_destroy(&p2);
+	dp_teardown(&p, d);
+}
+
+static int advise(struct dp_dev *d, enum ibv_advise_mr_advice adv, uint32_t flags,
+		  struct ibv_mr *mr, void *addr, size_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)addr, len, mr->lkey };
+
+	return ibv_advise_mr(d->pd, adv, flags, &sge, 1);
+}
+
+/* ibv_advise_mr: PREFETCH, PREFETCH_WRITE, PREFETCH_NO_FAULT; sync and async. */
+static void test_advise(const struct dp_case *c)
+{
+	const size_t len = 16 * PG;
+	uint64_t pf0, pg0, f0;
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	struct ibv_mr *ro, *pinned;
+	int i, err;
+
+	inv_setup(&p, d, &o, len);
+	if (c->arg)	/* implicit MR on B instead */
+		CHECK(!ibv_dereg_mr(o.bmr) && (o.bmr = implicit_mr(&d[1])), "implicit");
+
+	/* Synchronous PREFETCH_WRITE maps 4 pages; a WRITE there then does not fault. */
+	pf0 = counter(&d[1], "odp_prefetch");
+	pg0 = counter(&d[1], "odp_pages_faulted");
+	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+		     IBV_ADVISE_MR_FLAG_FLUSH, o.bmr, o.b, 4 * PG);
+	CHECK(!err, "sync PREFETCH_WRITE: %s", strerror(err));
+	CHECK_EQ(counter(&d[1], "odp_prefetch"), pf0 + 1, "odp_prefetch after one");
+	CHECK_EQ(counter(&d[1], "odp_pages_faulted"), pg0 + 4,
+		 "pages faulted by a 4-page PREFETCH_WRITE");
+	f0 = counter(&d[1], "odp_faults");
+	fill(o.a, 4 * PG, 900);
+	rdma(&p, IBV_WR_RDMA_WRITE, 1, o.a, o.amr->lkey, 4 * PG, o.b, o.bmr->rkey,
+	     IBV_WC_SUCCESS);
+	dp_check_range(o.b, 4 * PG, 900, "WRITE into prefetched pages");
+	CHECK_EQ(counter(&d[1], "odp_faults"), f0, "faults of a WRITE into prefetched pages");
+
+	/* Synchronous PREFETCH (read) of pages the CPU wrote. */
+	fill(o.b + 4 * PG, 4 * PG, 901);
+	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH, IBV_ADVISE_MR_FLAG_FLUSH,
+		     o.bmr, o.b + 4 * PG, 4 * PG);
+	CHECK(!err, "sync PREFETCH: %s", strerror(err));
+	f0 = counter(&d[1], "odp_faults");
+	rdma(&p, IBV_WR_RDMA_READ, 2, o.a + 4 * PG, o.amr->lkey, 4 * PG,
+	     o.b + 4 * PG, o.bmr->rkey, IBV_WC_SUCCESS);
+	dp_check_range(o.a + 4 * PG, 4 * PG, 901, "READ of prefetched pages");
+	CHECK_EQ(counter(&d[1], "odp_faults"), f0, "faults of a READ of prefetched pages");
+
+	/* PREFETCH_NO_FAULT maps only what is present: untouched pages stay out. */
+	pg0 = counter(&d[1], "odp_pages_faulted");
+	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT,
+		     IBV_ADVISE_MR_FLAG_FLUSH, o.bmr, o.b + 8 * PG, 4 * PG);
+	CHECK(!err, "sync PREFETCH_NO_FAULT: %s", strerror(err));
+	CHECK_EQ(counter(&d[1], "odp_pages_faulted"), pg0,
+		 "pages faulted by PREFETCH_NO_FAULT of untouched pages");
+	f0 = counter(&d[1], "odp_faults");
+	rdma(&p, IBV_WR_RDMA_READ, 3, o.a + 8 * PG, o.amr->lkey, 4 * PG,
+	     o.b + 8 * PG, o.bmr->rkey, IBV_WC_SUCCESS);
+	dp_check_fill(o.a + 8 * PG, 4 * PG, 0, "READ of untouched pages");
+	CHECK(counter(&d[1], "odp_faults") > f0, "no fault after PREFETCH_NO_FAULT");
+
+	/* Asynchronous PREFETCH_WRITE: done some time after the call returns. */
+	pg0 = counter(&d[1], "odp_pages_faulted");
+	pf0 = counter(&d[1], "odp_prefetch");
+	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE, 0, o.bmr,
+		     o.b + 12 * PG, 4 * PG);
+	CHECK(!err, "async PREFETCH_WRITE: %s", strerror(err));
+	for (i = 0; i < 100 && counter(&d[1], "odp_pages_faulted") < pg0 + 4; i++)
+		;
+	CHECK_EQ(counter(&d[1], "odp_pages_faulted"), pg0 + 4,
+		 "pages faulted by an async 4-page PREFETCH_WRITE (3 s)");
+	CHECK_EQ(counter(&d[1], "odp_prefetch"), pf0 + 1, "odp_prefetch after async");
+
+	/* Errors: bad key, pinned MR, PREFETCH_WRITE without local write. */
+	{
+		struct ibv_sge sge = { (uintptr_t)o.b, 64, o.bmr->lkey ^ 0x100 };
+
+		CHECK_EQ(ibv_advise_mr(d[1].pd, IBV_ADVISE_MR_ADVICE_PREFETCH,
+				       IBV_ADVISE_MR_FLAG_FLUSH, &sge, 1), EINVAL,
+			 "advise_mr with a bad L_Key");
+	}
+	pinned = p.b.buf.mr;
+	CHECK_EQ(advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH, IBV_ADVISE_MR_FLAG_FLUSH,
+			pinned, p.b.buf.p, 64), EINVAL, "advise_mr on a pinned MR");
+	ro = odp_mr(&d[1], o.b, len, IBV_ACCESS_REMOTE_READ);
+	CHECK_EQ(advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+			IBV_ADVISE_MR_FLAG_FLUSH, ro, o.b, 64), EPERM,
+		 "PREFETCH_WRITE on an MR without local write");
+	CHECK(!ibv_dereg_mr(ro), "dereg ro");
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
+static const struct dp_case cases[] = {
+	{ "odp_caps", test_caps, IBV_QPT_RC, 4 },
+	{ "RC_explicit_send_write_read_atomic", test_ops, IBV_QPT_RC, 4, 0, 0 },
+	{ "RC_implicit_send_write_read_atomic", test_ops, IBV_QPT_RC, 4, 0, 1 },
+	{ "UD_explicit_send_recv", test_ud, IBV_QPT_UD, 4, 0, 0 },
+	{ "UD_implicit_send_recv", test_ud, IBV_QPT_UD, 4, 0, 1 },
+	{ "invalidate_munmap_mmap", test_munmap, IBV_QPT_RC, 4 },
+	{ "invalidate_madv_dontneed", test_dontneed, IBV_QPT_RC, 4 },
+	{ "invalidate_fork_cow", test_fork, IBV_QPT_RC, 4 },
+	{ "invalidate_mprotect", test_mprotect, IBV_QPT_RC, 4 },
+	{ "hole_explicit", test_hole, IBV_QPT_RC, 4, 0, 0 },
+	{ "hole_implicit", test_hole, IBV_QPT_RC, 4, 0, 1 },
+	{ "invalidate_while_traffic_runs", test_race, IBV_QPT_RC, 4 },
+	{ "fault_state_shared_by_qps", test_shared, IBV_QPT_RC, 4 },
+	{ "advise_mr_explicit", test_advise, IBV_QPT_RC, 4, 0, 0 },
+	{ "advise_mr_implicit", test_advise, IBV_QPT_RC, 4, 0, 1 },
+};
+
+int main(int argc, char **argv)
+{
+	return dp_main(argc, argv, cases, ARRAY_SIZE(cases));
+}

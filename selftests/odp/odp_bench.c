@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * odp_bench: seed 004's two ODP experiments (seed-rules R5.3), each run
+ * with ODP and, as the reference, with pinned MRs. Benchmarks: they print
+ * numbers (tables, and "data" lines for the plot), they do not judge
+ * speed; they fail only if a transfer fails or its bytes are wrong.
+ *
+ *   damming: one RC QP; the client (end A) posts two 100-byte RDMA READs
+ *     from the server (end B), the second one INTERVAL us after the first,
+ *     and waits for both. Both sides use ODP, and every run touches pages
+ *     that neither device has mapped yet (fresh pages on both sides). 10
+ *     runs per interval; time per run from the first post to the second
+ *     completion. On the NICs of seed 004 runs with intervals of 500-4500
+ *     us took hundreds of ms (the second READ was dammed behind the first
+ *     one's fault).
+ *
+ *   flood: 8192 RDMA READs of 100 bytes, posted back to back round-robin
+ *     over 1, 2, 4, ..., 256 QPs, into fresh pages of a client-side ODP MR
+ *     (the server's memory is pinned). Time for all of them, and request
+ *     packets sent per READ (the client's req_pkts_sent counter), plus the
+ *     client's retransmissions and ODP faults. On the NICs of seed 004
+ *     this took up to tens of seconds with far more than one request
+ *     packet per READ (retransmitted while faults were pending).
+ *
+ * Uses the data-path harness (selftests/datapath/dp.h) for devices and QP
+ * pairs: run it as "odp_bench.sh -t damming" or "-t flood".
+ */
+#include <errno.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "../datapath/dp.h"
+
+#define PG 4096UL
+#define RD_LEN 100
+#define RUNS 10
+
+static const int intervals_us[] = { 0, 100, 500, 1000, 2000, 3000, 4500, 5000 };
+#define NPOINTS ((int)ARRAY_SIZE(intervals_us))
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+static unsigned char *fresh(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED, "mmap %zu: %s", len, strerror(errno));
+	return p;
+}
+
+static struct ibv_mr *reg(struct dp_dev *d, void *p, size_t len, int odp)
+{
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+		     IBV_ACCESS_REMOTE_WRITE | (odp ? IBV_ACCESS_ON_DEMAND : 0);
+	struct ibv_mr *mr = ibv_reg_mr(d->pd, p, len, access);
+
+	CHECK(mr, "reg_mr %zu (odp %d): %s", len, odp, strerror(errno));
+	return mr;
+}
+
+static uint64_t counter(const struct dp_dev *d, const char *name)
+{
+	char path[256], buf[64];
+	FILE *f;
+
+	usleep(30000);	/* the core caches hw_stats for 10 ms */
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 d->name, name);
+	f = fopen(path, "r");
+	CHECK(f, "open %s: %s", path, strerror(errno));
+	CHECK(fgets(buf, sizeof(buf), f), "read %s", path);
+	fclose(f);
+	return strtoull(buf, NULL, 10);
+}
+
+static void post_read(struct dp_end *e, uint64_t wr_id, void *local, uint32_t lkey,
+		      const void *remote, uint32_t rkey)
+{
+	struct ibv_sge sge = { (uintptr_t)local, RD_LEN, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+	};
+
+	wr.wr.rdma.remote_addr = (uintptr_t)remote;
+	wr.wr.rdma.rkey = rkey;
+	dp_post_send(e, &wr);
+}
+
+static void spin_us(uint64_t t0, int us)
+{
+	while (now_ns() - t0 < (uint64_t)us * 1000)
+		;
+}
+
+/*
+ * One damming run on fresh pages: client page @la, server page @ra (the
+ * server's CPU wrote it). Returns the time in us.
+ */
+static double damming_run(struct dp_pair *p, unsigned char *la, struct ibv_mr *lmr,
+			  unsigned char *ra, struct ibv_mr *rmr, int interval)
+{
+	struct ibv_wc wc;
+	uint64_t t0, t1;
+	int i;
+
+	for (i = 0; i < 2 * RD_LEN + 28; i++)
+		ra[i] = dp_pat(i, interval);
+	t0 = now_ns();
+	post_read(&p->a, 1, la, lmr->lkey, ra, rmr->rkey);
+	spin_us(t0, interval);
+	post_read(&p->a, 2, la + 128, lmr->lkey, ra + 128, rmr->rkey);
+	for (i = 1; i <= 2; i++) {
+		dp_poll(p->a.scq, &wc, DP_TIMEOUT_MS, "damming READ");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, i,
+			    p->a.qp->qp_num, "damming READ");
+	}
+	t1 = now_ns();
+	for (i = 0; i < RD_LEN; i++) {
+		CHECK_EQ(la[i], ra[i], "first READ's bytes");
+		CHECK_EQ(la[128 + i], ra[128 + i], "second READ's bytes");
+	}
+	return (t1 - t0) / 1000.0;
+}
+
+static void bench_damming(const struct dp_case *c)
+{
+	const size_t pages = (size_t)NPOINTS * RUNS;
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+	double t[2][NPOINTS][RUNS];
+	unsigned char *la[2], *ra[2];
+	struct ibv_mr *lmr[2], *rmr[2];
+	static const char *const retx[] = {
+		"ack_timer_expired", "retrans_timeout", "retrans_seq_nak",
+		"retrans_rnr", "rnr_nak_sent", "seq_nak_sent", "duplicate_request",
+	};
+	uint64_t f0a, f0b, rx0[2][ARRAY_SIZE(retx)], tmo[2] = { 0, 0 }, x0;
+	size_t k;
+	struct dp_dev d[2];
+	struct dp_pair p;
+	int m, i, r;
+
+	alarm(0);	/* a benchmark, not a test case: no harness timeout */
+	dp_setup(&p, d, 4, &cfg);
+	for (m = 0; m < 2; m++) {	/* m = 1: ODP */
+		la[m] = fresh(pages * PG);
+		ra[m] = fresh(pages * PG);
+		lmr[m] = reg(&d[0], la[m], pages * PG, m);
+		rmr[m] = reg(&d[1], ra[m], pages * PG, m);
+	}
+	f0a = counter(&d[0], "odp_faults");
+	f0b = counter(&d[1], "odp_faults");
+	for (k = 0; k < ARRAY_SIZE(retx); k++) {
+		rx0[0][k] = counter(&d[0], retx[k]);
+		rx0[1][k] = counter(&d[1], retx[k]);
+	}
+	/* Interleave: run r of a point without ODP, then with. */
+	for (i = 0; i < NPOINTS; i++)
+		for (r = 0; r < RUNS; r++)
+			for (m = 0; m < 2; m++) {
+				size_t pg = ((size_t)i * RUNS + r) * PG;
+
+				x0 = counter(&d[0], "ack_timer_expired");
+				t[m][i][r] = damming_run(&p, la[m] + pg, lmr[m],
+							 ra[m] + pg, rmr[m],
+							 intervals_us[i]);
+				/* Each run's own: did it need a retransmission? */
+				tmo[m] += counter(&d[0], "ack_timer_expired") - x0;
+			}
+	printf("packet damming: 2 READs of %d bytes, one RC QP, both sides ODP, "
+	       "fresh pages each run, %d runs per interval (times in us)\n",
+	       RD_LEN, RUNS);
+	printf("%11s %10s %10s %10s %10s %10s %10s %11s %11s\n", "interval_us",
+	       "pinned_min", "odp_min", "pinned_med", "odp_med", "pinned_max",
+	       "odp_max", "worst_ratio", "worst_extra");
+	for (i = 0; i < NPOINTS; i++) {
+		double ratio = 0, extra = -1e9, omin = 1e18, omax = 0, pmax = 0;
+		double pmin = 1e18;
+		double so[RUNS], sp[RUNS], x;
+		int a, b;
+
+		for (r = 0; r < RUNS; r++) {
+			so[r] = t[1][i][r];
+			sp[r] = t[0][i][r];
+			x = t[1][i][r] / t[0][i][r];
+			ratio = x > ratio ? x : ratio;
+			x = t[1][i][r] - t[0][i][r];
+			extra = x > extra ? x : extra;
+			omin = so[r] < omin ? so[r] : omin;
+			omax = so[r] > omax ? so[r] : omax;
+			pmax = sp[r] > pmax ? sp[r] : pmax;
+			pmin = sp[r] < pmin ? sp[r] : pmin;
+		}
+		for (a = 0; a < RUNS; a++)	/* sort for the medians */
+			for (b = a + 1; b < RUNS; b++) {
+				if (so[b] < so[a]) { x = so[a]; so[a] = so[b]; so[b] = x; }
+				if (sp[b] < sp[a]) { x = sp[a]; sp[a] = sp[b]; sp[b] = x; }
+			}
+		printf("%11d %10.0f %10.0f %10.0f %10.0f %10.0f %10.0f %11.2f %11.0f\n",
+		       intervals_us[i], pmin, omin, (sp[4] + sp[5]) / 2,
+		       (so[4] + so[5]) / 2, pmax, omax, ratio, extra);
+	}
+	for (i = 0; i < NPOINTS; i++)
+		for (r = 0; r < RUNS; r++)
+			printf("data damming %d %d %.1f %.1f\n", intervals_us[i], r,
+			       t[0][i][r], t[1][i][r]);
+	printf("client ACK timer expiries: in pinned runs %llu, in ODP runs %llu\n",
+	       (unsigned long long)tmo[0], (unsigned long long)tmo[1]);
+	printf("client odp_faults %llu, server odp_faults %llu\n",
+	       (unsigned long long)(counter(&d[0], "odp_faults") - f0a),
+	       (unsigned long long)(counter(&d[1], "odp_faults") - f0b));
+	for (k = 0; k < ARRAY_SIZE(retx); k++)
+		printf("client %s %llu, server %s %llu\n", retx[k],
+		       (unsigned long long)(counter(&d[0], retx[k]) - rx0[0][k]),
+		       retx[k],
+		       (unsigned long long)(counter(&d[1], retx[k]) - rx0[1][k]));
+	for (m = 0; m < 2; m++) {
+		CHECK(!ibv_dereg_mr(lmr[m]) && !ibv_dereg_mr(rmr[m]), "dereg");
+		munmap(la[m], pages * PG);
+		munmap(ra[m], pages * PG);
+	}
+	dp_teardown(&p, d);
+}
+
+#define FLOOD_READS 8192
+#define FLOOD_MAXQP 256
+#define FLOOD_DEPTH 64		/* send queue of each QP */
+#define FLOOD_STRIDE 128	/* bytes between READ destinations */
+
+struct flood_res {
+	double ms;
+	uint64_t req_pkts, retrans, faults;
+};
+
+/* 8192 READs round-robin over @nqp QPs into a fresh buffer. */
+static void flood_run(struct dp_pair *p, int nqp, int odp, const unsigned char *src,
+		      struct ibv_mr *smr, struct flood_res *res)
+{
+	const size_t len = (size_t)FLOOD_READS * FLOOD_STRIDE;
+	int out[FLOOD_MAXQP] = { 0 };
+	unsigned char *dst = fresh(len);
+	struct ibv_mr *dmr = reg(p[0].a.dev, dst, len, odp);
+	uint64_t pk0, rt0, f0, t0, t1;
+	int posted = 0, done = 0, q, n, k;
+	struct ibv_wc wc[32];
+	size_t i, j;
+
+	pk0 = counter(p[0].a.dev, "req_pkts_sent");
+	rt0 = counter(p[0].a.dev, "retrans_timeout") +
+	      counter(p[0].a.dev, "retrans_seq_nak");
+	f0 = counter(p[0].a.dev, "odp_faults");
+	t0 = now_ns();
+	while (done < FLOOD_READS) {
+		/* Post in strict round-robin order while the next QP has room. */
+		while (posted < FLOOD_READS && out[posted % nqp] < FLOOD_DEPTH) {
+			q = posted % nqp;
+			post_read(&p[q].a, posted,
+				  dst + (size_t)posted * FLOOD_STRIDE, dmr->lkey,
+				  src + (size_t)posted * FLOOD_STRIDE, smr->rkey);
+			out[q]++;
+			posted++;
+		}
+		for (q = 0; q < nqp; q++) {
+			if (!out[q])
+				continue;
+			n = ibv_poll_cq(p[q].a.scq, ARRAY_SIZE(wc), wc);
+			CHECK(n >= 0, "poll_cq");
+			for (k = 0; k < n; k++) {
+				CHECK(wc[k].status == IBV_WC_SUCCESS,
+				      "flood READ %llu: %s", (unsigned long long)wc[k].wr_id,
+				      ibv_wc_status_str(wc[k].status));
+				out[q]--;
+				done++;
+			}
+		}
+		CHECK((now_ns() - t0) / 1000000 < 120000, "flood: 120 s passed");
+	}
+	t1 = now_ns();
+	for (i = 0; i < FLOOD_READS; i++)
+		for (j = 0; j < RD_LEN; j++)
+			CHECK_EQ(dst[i * FLOOD_STRIDE + j], src[i * FLOOD_STRIDE + j],
+				 "flood READ byte");
+	res->ms = (t1 - t0) / 1e6;
+	res->req_pkts = counter(p[0].a.dev, "req_pkts_sent") - pk0;
+	res->retrans = counter(p[0].a.dev, "retrans_timeout") +
+		       counter(p[0].a.dev, "retrans_seq_nak") - rt0;
+	res->faults = counter(p[0].a.dev, "odp_faults") - f0;
+	CHECK(!ibv_dereg_mr(dmr), "dereg");
+	munmap(dst, len);
+}
+
+static void bench_flood(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_RC, .max_send_wr = FLOOD_DEPTH,
+			      .max_recv_wr = 1, .buf_len = PG };
+	const size_t len = (size_t)FLOOD_READS * FLOOD_STRIDE;
+	static struct dp_pair p[FLOOD_MAXQP];
+	struct flood_res res[2];
+	unsigned char *src;
+	struct ibv_mr *smr;
+	struct dp_dev d[2];
+	size_t i;
+	int nqp, m;
+
+	alarm(0);	/* a benchmark, not a test case: no harness timeout */
+	dp_setup(&p[0], d, 4, &cfg);
+	for (i = 1; i < FLOOD_MAXQP; i++)
+		dp_pair_create(&p[i], &d[0], &d[1], &cfg);
+	src = fresh(len);
+	for (i = 0; i < len; i++)
+		src[i] = dp_pat(i, 42);
+	smr = reg(&d[1], src, len, 0);
+	printf("packet flood: %d READs of %d bytes round-robin over N RC QPs, "
+	       "client-side ODP into fresh pages (server pinned)\n",
+	       FLOOD_READS, RD_LEN);
+	printf("%5s %10s %10s %8s %10s %10s %8s %8s %10s\n", "qps", "pinned_ms",
+	       "odp_ms", "odp/pin", "pkts/READ", "pkts/READ", "retx", "retx",
+	       "odp_faults");
+	printf("%5s %10s %10s %8s %10s %10s %8s %8s %10s\n", "", "", "", "",
+	       "pinned", "odp", "pinned", "odp", "");
+	for (nqp = 1; nqp <= FLOOD_MAXQP; nqp *= 2) {
+		for (m = 0; m < 2; m++)
+			flood_run(p, nqp, m, src, smr, &res[m]);
+		printf("%5d %10.1f %10.1f %8.2f %10.3f %10.3f %8llu %8llu %10llu\n",
+		       nqp, res[0].ms, res[1].ms, res[1].ms / res[0].ms,
+		       (double)res[0].req_pkts / FLOOD_READS,
+		       (double)res[1].req_pkts / FLOOD_READS,
+		       (unsigned long long)res[0].retrans,
+		       (unsigned long long)res[1].retrans,
+		       (unsigned long long)res[1].faults);
+		printf("data flood %d %.2f %.2f %.4f %.4f\n", nqp, res[0].ms, res[1].ms,
+		       (double)res[0].req_pkts / FLOOD_READS,
+		       (double)res[1].req_pkts / FLOOD_READS);
+	}
+	CHECK(!ibv_dereg_mr(smr), "dereg");
+	for (i = FLOOD_MAXQP - 1; i > 0; i--)
+		dp_pair_destroy(&p[i]);
+	dp_teardown(&p[0], d);
+}
+
+static const struct dp_case cases[] = {
+	{ "damming", bench_damming, IBV_QPT_RC, 4 },
+	{ "flood", bench_flood, IBV_QPT_RC, 4 },
+};
+
+int main(int argc, char **argv)
+{
+	return dp_main(argc, argv, cases, ARRAY_SIZE(cases));
+}
