@@ -8,6 +8,7 @@
 #   make demo         boot the guest, create two sroce devices, show them working
 #   make vm-test      only the guest selftests
 #   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
+#   make bench        sroce against rdma_rxe and siw in one guest run (Documentation/performance.md)
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -46,10 +47,13 @@ vm-test: module provider selftests
 pyverbs: module provider
 	scripts/pyverbs.sh sroce
 
+bench:
+	scripts/bench/bench.sh
+
 clean:
 	rm -rf build
 	$(MAKE) -C selftests/host clean
 	$(MAKE) -C selftests/fuzz clean
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check demo vm-test pyverbs clean
+.PHONY: all module provider selftests host-tests fuzz image check demo vm-test pyverbs bench clean

@@ -1,0 +1,286 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest side of `make bench` (scripts/bench/bench.sh boots the guest with
+# it). Loads sroce, rdma_rxe and siw in one boot, runs the same perftest
+# commands on each, interleaved (repeat 1 of a test on every device, then
+# repeat 2, ...) so that a change of load on the shared host hits all three
+# alike, and appends one line per measurement to build/bench/raw.tsv:
+#   section  test  device  metric  unit  better(hi|lo)  repeat  value
+# The host side takes the medians and the ratios.
+#
+#   guest.sh [REPEATS [SECTIONS [FILTER]]]
+# SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
+# four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB).
+# FILTER, a bash regular expression, keeps only the tests whose name
+# (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches.
+#
+# Topologies (addresses from RFC 5737 documentation ranges, never routed):
+#   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
+#          (selftests/lib.sh topo_up/devs_up), 192.0.2.1 <-> 192.0.2.2
+#   siw:   siw_a on siw_va in netns siw_a, siw_b on siw_vb in netns siw_b,
+#          203.0.113.1 <-> 203.0.113.2
+#   rxe:   rxe0 on rxe_v0 in the init namespace, both ends on it (6.12's
+#          rdma_rxe opens its UDP socket in init_net only, so it cannot
+#          span two namespaces): rxe loops packets back inside the driver,
+#          without the IP stack or the veth, which favours rxe.
+# Every perftest command connects through rdma_cm (-R), the one method siw
+# (iWARP) supports, so all three devices run identical command lines.
+# ibv_rc_pingpong has no rdma_cm mode: it runs on sroce and rxe only, as do
+# the atomics (siw offers none).
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/lib.sh
+
+REPEATS=${1:-3}
+SECTIONS=${2:-verbs+udp+scale+objs}
+FILTER=${3:-.}
+OUT=$BUILD/bench
+RAW=$OUT/raw.tsv
+DEVICES="sroce rxe siw"
+PORT=19000
+
+declare -A DEV_A DEV_B NSX_A NSX_B IP_A
+DEV_A[sroce]=sroce_a DEV_B[sroce]=sroce_b
+NSX_A[sroce]="ip netns exec $NS_A" NSX_B[sroce]="ip netns exec $NS_B"
+IP_A[sroce]=$IP4_A
+DEV_A[siw]=siw_a DEV_B[siw]=siw_b
+NSX_A[siw]="ip netns exec siw_a" NSX_B[siw]="ip netns exec siw_b"
+IP_A[siw]=203.0.113.1
+DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
+IP_A[rxe]=$RXE_IP4
+
+say() { echo "[bench] $*" >&2; }
+
+setup() {
+	install -m 644 "$BUILD"/provider/libsroce-rdmav*.so /usr/lib/x86_64-linux-gnu/libibverbs/ &&
+		install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/sroce.driver ||
+		{ say "cannot install libsroce (make provider)"; return 1; }
+	# siw also needs crc32c (libcrc32c), which an out-of-tree build cannot
+	# record as a dependency.
+	modprobe -a ib_core ib_uverbs iw_cm rdma_cm rdma_ucm libcrc32c || return 1
+	sroce_load || { say "cannot load $SROCE_KO"; return 1; }
+	[ -d /sys/module/siw ] || insmod "$BUILD/siw/siw.ko" ||
+		{ dmesg | tail -5; say "cannot load $BUILD/siw/siw.ko (scripts/build-siw.sh)"; return 1; }
+	topo_up && devs_up || { say "sroce topology"; return 1; }
+	rxe_up || { say "rdma_rxe setup"; return 1; }
+	ip netns add siw_a && ip netns add siw_b &&
+		ip link add siw_va netns siw_a type veth peer name siw_vb netns siw_b &&
+		ip -n siw_a addr add 203.0.113.1/24 dev siw_va &&
+		ip -n siw_b addr add 203.0.113.2/24 dev siw_vb &&
+		ip -n siw_a link set lo up && ip -n siw_b link set lo up &&
+		ip -n siw_a link set siw_va up && ip -n siw_b link set siw_vb up &&
+		ip netns exec siw_a rdma link add siw_a type siw netdev siw_va &&
+		ip netns exec siw_b rdma link add siw_b type siw netdev siw_vb ||
+		{ say "siw setup"; return 1; }
+	wait_for 30 gid_index sroce_a "$IP4_A" >/dev/null &&
+		wait_for 30 gid_index sroce_b "$IP4_B" >/dev/null || { say "no sroce GID"; return 1; }
+	rdma link show
+}
+
+# emit SECTION TEST DEVICE METRIC UNIT BETTER REPEAT VALUE
+emit() {
+	local IFS=$'\t'
+	echo "$*" >>"$RAW"
+	say "result: $*"
+}
+
+# The first data line of a perftest report (after its "#bytes" header).
+perf_line() {
+	awk '/^ *#bytes/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 5 { print; exit }' "$1"
+}
+
+# run_pair DEV TOOL ARGS...: TOOL as server on end A and as client on end B
+# of device DEV, both with ARGS and rdma_cm. The client's output is left in
+# $CLOG. Returns 0 if both exited 0. The rdma_cm server shows no listening
+# socket to wait for, so the client is retried while the server lives.
+CLOG=/tmp/bench-client.log SLOG=/tmp/bench-server.log
+run_pair() {
+	local dev=$1 tool=$2 spid try rc=1 n=0
+	shift 2
+	PORT=$((PORT + 1))
+	${NSX_A[$dev]} timeout -k 5 300 "$tool" -d "${DEV_A[$dev]}" -p "$PORT" -R "$@" \
+		>"$SLOG" 2>&1 &
+	spid=$!
+	sleep 1
+	for try in 1 2 3 4 5 6; do
+		${NSX_B[$dev]} timeout -k 5 300 "$tool" -d "${DEV_B[$dev]}" -p "$PORT" -R "$@" \
+			"${IP_A[$dev]}" >"$CLOG" 2>&1
+		rc=$?
+		[ $rc = 0 ] && break
+		kill -0 "$spid" 2>/dev/null || break
+		grep -q "#bytes" "$CLOG" && break	# it ran: a real failure
+		sleep 1
+	done
+	while kill -0 "$spid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
+	kill "$spid" 2>/dev/null
+	wait "$spid" || rc=1
+	return $rc
+}
+
+# perftest DEV TOOL ARGS...: run_pair, retried when perftest could not
+# produce a report (its clock calibration fails under TCG now and then).
+# Prints the report line.
+perftest() {
+	local dev=$1 try
+	for _ in 1 2 3; do
+		if run_pair "$@"; then
+			perf_line "$CLOG"
+			return 0
+		fi
+		grep -q "produce a report" "$CLOG" "$SLOG" || break
+		say "$2 on $dev: no report (TCG clock), retrying"
+	done
+	say "$2 on $dev failed:"
+	sed 's/^/[bench] client: /' "$CLOG" | tail -15 >&2
+	sed 's/^/[bench] server: /' "$SLOG" | tail -15 >&2
+	return 1
+}
+
+# The latency tests: t_typical (perftest's median) in microseconds.
+want() { [[ $1 =~ $FILTER ]]; }
+
+lat() {	# TOOL SIZE REP DEV
+	local line
+	want "${1}_$2" || return 0
+	line=$(perftest "$4" "$1" -s "$2" -n 1000 -F) || return
+	emit verbs "${1}_$2" "$4" t_typical us lo "$3" "$(awk '{ print $5 }' <<<"$line")"
+}
+
+# The bandwidth tests: BW average in MiB/s (perftest's MB is 2^20 bytes).
+bw() {	# TOOL SIZE ITERS REP DEV [args]
+	local tool=$1 size=$2 iters=$3 rep=$4 dev=$5 line
+	shift 5
+	want "${tool}_$size${TAG:-}" || return 0
+	line=$(perftest "$dev" "$tool" -s "$size" -n "$iters" -F "$@") || return
+	emit "${SECTION:-verbs}" "${tool}_$size${TAG:-}" "$dev" bw MiB/s hi "$rep" \
+		"$(awk '{ print $4 }' <<<"$line")"
+	[ -n "${RATE:-}" ] && emit "$SECTION" "${tool}_$size${TAG:-}" "$dev" msg_rate Mpps hi \
+		"$rep" "$(awk '{ print $5 }' <<<"$line")"
+	return 0
+}
+
+# ibv_rc_pingpong (TCP exchange, no rdma_cm: sroce and rxe only), 8 B.
+pingpong() {	# REP DEV
+	local dev=$2 ga gb spid v
+	want ibv_rc_pingpong_8 || return 0
+	ga=$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")
+	gb=$(gid_index "${DEV_B[$dev]}" "$([ "$dev" = sroce ] && echo "$IP4_B" || echo "$RXE_IP4")")
+	PORT=$((PORT + 1))
+	${NSX_A[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_A[$dev]}" -g "$ga" -p "$PORT" \
+		-s 8 -n 1000 >"$SLOG" 2>&1 &
+	spid=$!
+	wait_for 20 dp_listening "${NSX_A[$dev]}" "$PORT"
+	${NSX_B[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_B[$dev]}" -g "$gb" -p "$PORT" \
+		-s 8 -n 1000 "${IP_A[$dev]}" >"$CLOG" 2>&1
+	wait "$spid"
+	v=$(sed -n 's/.* seconds = \([0-9.]*\) usec\/iter.*/\1/p' "$CLOG" | head -1)
+	[ -n "$v" ] || { say "ibv_rc_pingpong on $dev failed"; tail -5 "$CLOG" "$SLOG" >&2; return 1; }
+	emit verbs ibv_rc_pingpong_8 "$dev" usec_per_iter us lo "$1" "$v"
+}
+dp_listening() { $1 ss -Hltn "sport = :$2" | grep -q .; }
+
+# Raw UDP between the sroce namespaces over the same veth: the ceiling.
+# Datagrams of 1472 B fill a 1500 B MTU as sroce's packets do.
+udp() {	# REP
+	local v
+	want iperf3_udp_1472 || return 0
+	ip netns exec "$NS_A" timeout 60 iperf3 -s -1 -p 5201 >"$SLOG" 2>&1 &
+	wait_for 20 dp_listening "ip netns exec $NS_A" 5201
+	ip netns exec "$NS_B" timeout 60 iperf3 -u -b 0 -l 1472 -t 3 -f m -p 5201 -c "$IP4_A" \
+		>"$CLOG" 2>&1
+	wait
+	v=$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") print $i }' "$CLOG")
+	[ -n "$v" ] || { say "iperf3 failed"; tail -5 "$CLOG" "$SLOG" >&2; return 1; }
+	emit udp iperf3_udp_1472 veth bw MiB/s hi "$1" "$(awk -v m="$v" 'BEGIN { printf "%.2f", m * 1e6 / 8 / 1048576 }')"
+}
+
+verbs() {	# REP
+	local r=$1 d t s
+	for t in ib_send_lat ib_write_lat ib_read_lat; do
+		for d in $DEVICES; do lat "$t" 8 "$r" "$d"; done
+	done
+	for t in ib_send_bw ib_write_bw ib_read_bw; do
+		for s in 4096:2000 65536:500 1048576:50; do
+			for d in $DEVICES; do bw "$t" "${s%:*}" "${s#*:}" "$r" "$d"; done
+		done
+	done
+	for d in sroce rxe; do
+		lat ib_atomic_lat 8 "$r" "$d"
+		bw ib_atomic_bw 8 2000 "$r" "$d"
+		pingpong "$r" "$d"
+	done
+}
+
+scale() {	# REP
+	local r=$1 d q
+	for q in 1 16 128; do
+		for d in $DEVICES; do
+			SECTION=scale TAG=_q$q bw ib_write_bw 65536 $((1024 / q > 8 ? 1024 / q : 8)) "$r" "$d" -q "$q"
+		done
+	done
+	for d in $DEVICES; do
+		SECTION=scale RATE=1 bw ib_send_bw 64 5000 "$r" "$d"
+	done
+}
+
+# 10,000 QPs and 10,000 MRs on one device: time and kernel memory.
+objs() {	# REP
+	local d k v
+	for d in $DEVICES; do
+		want obj_scale || continue
+		"$BUILD/bench/obj_scale" "${DEV_A[$d]}" 10000 >"$CLOG" 2>&1 ||
+			{ say "obj_scale on $d failed"; cat "$CLOG" >&2; continue; }
+		while read -r k v; do
+			case $k in
+			*_us_each) emit objs "${k%_us_each}_10000" "$d" us_each us lo "$1" "$v" ;;
+			*_slab_kib) emit objs "${k%_slab_kib}_10000" "$d" slab KiB lo "$1" "$v" ;;
+			*_vmalloc_kib) emit objs "${k%_vmalloc_kib}_10000" "$d" vmalloc KiB lo "$1" "$v" ;;
+			esac
+		done <"$CLOG"
+	done
+}
+
+# perf record of the whole guest while sroce runs ib_write_bw at 64 KiB.
+profile() {
+	local spid
+	echo 0 >/proc/sys/kernel/kptr_restrict
+	echo -1 >/proc/sys/kernel/perf_event_paranoid
+	perf record -a -g -o "$OUT/perf.data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
+	spid=$!
+	sleep 2
+	bw ib_write_bw 65536 2000 1 sroce
+	kill -INT "$spid"
+	wait "$spid"
+	perf report -i "$OUT/perf.data" --stdio --no-children --sort sym \
+		--percent-limit 0.5 >"$OUT/perf-sroce-write_bw.txt" 2>&1
+	perf report -i "$OUT/perf.data" --stdio --no-children --sort dso,sym -g none \
+		--percent-limit 0.3 >"$OUT/perf-sroce-write_bw-flat.txt" 2>&1
+	say "profile in $OUT/perf-sroce-write_bw*.txt"
+	head -60 "$OUT/perf-sroce-write_bw-flat.txt"
+}
+
+mkdir -p "$OUT"
+: >"$RAW"
+setup || exit 1
+say "repeats $REPEATS, sections $SECTIONS, $(nproc) vCPUs"
+if [ "$SECTIONS" = profile ]; then
+	profile
+else
+	for r in $(seq 1 "$REPEATS"); do
+		for s in ${SECTIONS//+/ }; do
+			case $s in
+			verbs) verbs "$r" ;;
+			udp) udp "$r" ;;
+			scale) scale "$r" ;;
+			objs) [ "$r" = 1 ] && objs "$r" ;;	# 10,000 objects: once is enough
+			*) say "unknown section $s"; exit 1 ;;
+			esac
+		done
+	done
+fi
+devs_down
+rxe_down
+ip netns del siw_a; ip netns del siw_b
+topo_down
+bugs=$(dmesg_bugs)
+[ -z "$bugs" ] || { echo "$bugs"; say "the kernel reported a problem"; exit 1; }
+exit 0
