@@ -17,16 +17,21 @@
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
 #          (selftests/lib.sh topo_up/devs_up), 192.0.2.1 <-> 192.0.2.2
-#   siw:   siw_a on siw_va in netns siw_a, siw_b on siw_vb in netns siw_b,
-#          203.0.113.1 <-> 203.0.113.2
 #   rxe:   rxe0 on rxe_v0 in the init namespace, both ends on it (6.12's
 #          rdma_rxe opens its UDP socket in init_net only, so it cannot
 #          span two namespaces): rxe loops packets back inside the driver,
 #          without the IP stack or the veth, which favours rxe.
-# Every perftest command connects through rdma_cm (-R), the one method siw
-# (iWARP) supports, so all three devices run identical command lines.
-# ibv_rc_pingpong has no rdma_cm mode: it runs on sroce and rxe only, as do
-# the atomics (siw offers none).
+#   siw:   siw0 on siw_v0 in the init namespace, both ends on it, 203.0.113.1:
+#          its TCP connection runs over the loopback device, which favours
+#          siw too. Two namespaces are impossible here: a wildcard rdma_cm
+#          listen makes siw bind a socket of the listener's namespace to
+#          every siw netdev's ifindex, which fails for a netdev of another
+#          namespace and fails the whole listen (for every device).
+# Connection set-up: siw (iWARP) connects through rdma_cm only (-R); sroce
+# and rxe exchange QP numbers over TCP with the RoCE v2 GID given (-x), as
+# in the selftests. The data path measured is the same: only the set-up
+# differs. ibv_rc_pingpong has no rdma_cm mode: it runs on sroce and rxe
+# only, as do the atomics (siw offers none).
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/lib.sh
 
@@ -42,11 +47,11 @@ declare -A DEV_A DEV_B NSX_A NSX_B IP_A
 DEV_A[sroce]=sroce_a DEV_B[sroce]=sroce_b
 NSX_A[sroce]="ip netns exec $NS_A" NSX_B[sroce]="ip netns exec $NS_B"
 IP_A[sroce]=$IP4_A
-DEV_A[siw]=siw_a DEV_B[siw]=siw_b
-NSX_A[siw]="ip netns exec siw_a" NSX_B[siw]="ip netns exec siw_b"
+DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
 IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
+declare -A IP_B=([sroce]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
 
 say() { echo "[bench] $*" >&2; }
 
@@ -62,15 +67,10 @@ setup() {
 		{ dmesg | tail -5; say "cannot load $BUILD/siw/siw.ko (scripts/build-siw.sh)"; return 1; }
 	topo_up && devs_up || { say "sroce topology"; return 1; }
 	rxe_up || { say "rdma_rxe setup"; return 1; }
-	ip netns add siw_a && ip netns add siw_b &&
-		ip link add siw_va netns siw_a type veth peer name siw_vb netns siw_b &&
-		ip -n siw_a addr add 203.0.113.1/24 dev siw_va &&
-		ip -n siw_b addr add 203.0.113.2/24 dev siw_vb &&
-		ip -n siw_a link set lo up && ip -n siw_b link set lo up &&
-		ip -n siw_a link set siw_va up && ip -n siw_b link set siw_vb up &&
-		ip netns exec siw_a rdma link add siw_a type siw netdev siw_va &&
-		ip netns exec siw_b rdma link add siw_b type siw netdev siw_vb ||
-		{ say "siw setup"; return 1; }
+	ip link add siw_v0 type veth peer name siw_v1 &&
+		ip addr add 203.0.113.1/24 dev siw_v0 &&
+		ip link set siw_v1 up && ip link set siw_v0 up &&
+		rdma link add siw0 type siw netdev siw_v0 || { say "siw setup"; return 1; }
 	wait_for 30 gid_index sroce_a "$IP4_A" >/dev/null &&
 		wait_for 30 gid_index sroce_b "$IP4_B" >/dev/null || { say "no sroce GID"; return 1; }
 	rdma link show
@@ -89,20 +89,29 @@ perf_line() {
 }
 
 # run_pair DEV TOOL ARGS...: TOOL as server on end A and as client on end B
-# of device DEV, both with ARGS and rdma_cm. The client's output is left in
-# $CLOG. Returns 0 if both exited 0. The rdma_cm server shows no listening
-# socket to wait for, so the client is retried while the server lives.
+# of device DEV, both with ARGS and the device's connection set-up (see
+# the top). The client's output is left in $CLOG. Returns 0 if both exited
+# 0. An rdma_cm server shows no listening socket to wait for, so the client
+# is retried while the server lives.
 CLOG=/tmp/bench-client.log SLOG=/tmp/bench-server.log
 run_pair() {
-	local dev=$1 tool=$2 spid try rc=1 n=0
+	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R)
 	shift 2
 	PORT=$((PORT + 1))
-	${NSX_A[$dev]} timeout -k 5 300 "$tool" -d "${DEV_A[$dev]}" -p "$PORT" -R "$@" \
+	if [ "$dev" != siw ]; then
+		cs=(-x "$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")")
+		cc=(-x "$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")")
+	fi
+	${NSX_A[$dev]} timeout -k 5 120 "$tool" -d "${DEV_A[$dev]}" -p "$PORT" "${cs[@]}" "$@" \
 		>"$SLOG" 2>&1 &
 	spid=$!
-	sleep 1
-	for try in 1 2 3 4 5 6; do
-		${NSX_B[$dev]} timeout -k 5 300 "$tool" -d "${DEV_B[$dev]}" -p "$PORT" -R "$@" \
+	if [ "$dev" = siw ]; then
+		sleep 1
+	else
+		wait_for 20 dp_listening "${NSX_A[$dev]}" "$PORT"
+	fi
+	for _ in 1 2 3 4 5 6; do
+		${NSX_B[$dev]} timeout -k 5 120 "$tool" -d "${DEV_B[$dev]}" -p "$PORT" "${cc[@]}" "$@" \
 			"${IP_A[$dev]}" >"$CLOG" 2>&1
 		rc=$?
 		[ $rc = 0 ] && break
@@ -120,7 +129,7 @@ run_pair() {
 # produce a report (its clock calibration fails under TCG now and then).
 # Prints the report line.
 perftest() {
-	local dev=$1 try
+	local dev=$1
 	for _ in 1 2 3; do
 		if run_pair "$@"; then
 			perf_line "$CLOG"
@@ -163,7 +172,7 @@ pingpong() {	# REP DEV
 	local dev=$2 ga gb spid v
 	want ibv_rc_pingpong_8 || return 0
 	ga=$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")
-	gb=$(gid_index "${DEV_B[$dev]}" "$([ "$dev" = sroce ] && echo "$IP4_B" || echo "$RXE_IP4")")
+	gb=$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")
 	PORT=$((PORT + 1))
 	${NSX_A[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_A[$dev]}" -g "$ga" -p "$PORT" \
 		-s 8 -n 1000 >"$SLOG" 2>&1 &
@@ -222,10 +231,11 @@ scale() {	# REP
 	done
 }
 
-# 10,000 QPs and 10,000 MRs on one device: time and kernel memory.
+# 10,000 QPs and 10,000 MRs on one device: time and kernel memory, sroce
+# against rdma_rxe.
 objs() {	# REP
 	local d k v
-	for d in $DEVICES; do
+	for d in sroce rxe; do
 		want obj_scale || continue
 		"$BUILD/bench/obj_scale" "${DEV_A[$d]}" 10000 >"$CLOG" 2>&1 ||
 			{ say "obj_scale on $d failed"; cat "$CLOG" >&2; continue; }
@@ -279,7 +289,8 @@ else
 fi
 devs_down
 rxe_down
-ip netns del siw_a; ip netns del siw_b
+rdma link del siw0
+ip link del siw_v0
 topo_down
 bugs=$(dmesg_bugs)
 [ -z "$bugs" ] || { echo "$bugs"; say "the kernel reported a problem"; exit 1; }
