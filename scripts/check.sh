@@ -26,6 +26,20 @@ frc=$?
 	if [ $frc = 0 ]; then echo "ok 1 fuzz smoke"; else tail -20 "$res/fuzz.log" | sed 's/^/# /'; echo "not ok 1 fuzz smoke"; fi
 } | tee "$res/fuzz.ktap" | tail -1
 
+log "syntax of the benchmark scripts (bash -n; make bench itself is not run)"
+{
+	echo "TAP version 13"
+	set -- "$SROCE_TOP"/scripts/bench/*.sh "$SROCE_TOP/scripts/build-siw.sh" "$SROCE_TOP/scripts/root-extras.sh"
+	echo "1..$#"
+	n=0
+	for f in "$@"; do
+		n=$((n + 1))
+		if bash -n "$f" 2>"$res/syntax.err"; then echo "ok $n ${f#"$SROCE_TOP"/}"
+		else sed 's/^/# /' "$res/syntax.err"; echo "not ok $n ${f#"$SROCE_TOP"/}"; fi
+	done
+} >"$res/scripts.ktap"
+grep -E "^not ok|^# " "$res/scripts.ktap" || echo "$(grep -c '^ok' "$res/scripts.ktap") scripts parse"
+
 log "building sroce.ko, libsroce and the selftests"
 build_ok=1
 for s in build-module build-provider build-selftests; do
@@ -47,4 +61,4 @@ fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/guest.ktap"
+	"$res/scripts.ktap" "$res/guest.ktap"
