@@ -40,6 +40,7 @@ SECTIONS=${2:-verbs+udp+scale+objs}
 FILTER=${3:-.}
 OUT=$BUILD/bench
 RAW=$OUT/raw.tsv
+LOGS=$OUT/logs
 DEVICES="sroce rxe siw"
 PORT=19000
 
@@ -125,46 +126,60 @@ run_pair() {
 	return $rc
 }
 
-# perftest DEV TOOL ARGS...: run_pair, retried when perftest could not
-# produce a report (its clock calibration fails under TCG now and then).
-# Prints the report line.
+# perftest DEV COLUMN TOOL ARGS...: run_pair, and print field COLUMN of
+# the report line. Retried (3 attempts) when perftest could not produce a
+# report or printed a figure that is not a positive number (0.00, inf): its
+# clock calibration fails under TCG now and then. Every attempt's output is
+# kept in build/bench/logs/.
 perftest() {
-	local dev=$1
+	local dev=$1 col=$2 v rc
+	shift 2
 	for _ in 1 2 3; do
-		if run_pair "$@"; then
-			perf_line "$CLOG"
-			return 0
+		run_pair "$dev" "$@"
+		rc=$?
+		cp "$CLOG" "$LOGS/$1-$dev-$PORT.client.log"
+		cp "$SLOG" "$LOGS/$1-$dev-$PORT.server.log"
+		if [ $rc = 0 ]; then
+			v=$(perf_line "$CLOG" | awk -v c="$col" '{ print $c }')
+			if awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.]+$/ && v + 0 > 0) }'; then
+				echo "$v"
+				return 0
+			fi
+			say "$1 on $dev: figure '$v' is no measurement (TCG clock), retrying"
+			continue
 		fi
 		grep -q "produce a report" "$CLOG" "$SLOG" || break
-		say "$2 on $dev: no report (TCG clock), retrying"
+		say "$1 on $dev: no report (TCG clock), retrying"
 	done
-	say "$2 on $dev failed:"
+	say "$1 on $dev failed:"
 	sed 's/^/[bench] client: /' "$CLOG" | tail -15 >&2
 	sed 's/^/[bench] server: /' "$SLOG" | tail -15 >&2
 	return 1
 }
 
-# The latency tests: t_typical (perftest's median) in microseconds.
 want() { [[ $1 =~ $FILTER ]]; }
 
+# The latency tests: t_typical (perftest's median) in microseconds.
 lat() {	# TOOL SIZE REP DEV
-	local line
+	local v
 	want "${1}_$2" || return 0
-	line=$(perftest "$4" "$1" -s "$2" -n 1000 -F) || return
-	emit verbs "${1}_$2" "$4" t_typical us lo "$3" "$(awk '{ print $5 }' <<<"$line")"
+	v=$(perftest "$4" 5 "$1" -s "$2" -n 1000 -F) || return
+	emit verbs "${1}_$2" "$4" t_typical us lo "$3" "$v"
 }
 
-# The bandwidth tests: BW average in MiB/s (perftest's MB is 2^20 bytes).
+# The bandwidth tests: BW average in MiB/s (perftest's MB is 2^20 bytes),
+# or with RATE set the message rate in Mpps.
 bw() {	# TOOL SIZE ITERS REP DEV [args]
-	local tool=$1 size=$2 iters=$3 rep=$4 dev=$5 line
+	local tool=$1 size=$2 iters=$3 rep=$4 dev=$5 v
 	shift 5
 	want "${tool}_$size${TAG:-}" || return 0
-	line=$(perftest "$dev" "$tool" -s "$size" -n "$iters" -F "$@") || return
-	emit "${SECTION:-verbs}" "${tool}_$size${TAG:-}" "$dev" bw MiB/s hi "$rep" \
-		"$(awk '{ print $4 }' <<<"$line")"
-	[ -n "${RATE:-}" ] && emit "$SECTION" "${tool}_$size${TAG:-}" "$dev" msg_rate Mpps hi \
-		"$rep" "$(awk '{ print $5 }' <<<"$line")"
-	return 0
+	if [ -n "${RATE:-}" ]; then
+		v=$(perftest "$dev" 5 "$tool" -s "$size" -n "$iters" -F "$@") || return
+		emit "$SECTION" "${tool}_$size${TAG:-}" "$dev" msg_rate Mpps hi "$rep" "$v"
+	else
+		v=$(perftest "$dev" 4 "$tool" -s "$size" -n "$iters" -F "$@") || return
+		emit "${SECTION:-verbs}" "${tool}_$size${TAG:-}" "$dev" bw MiB/s hi "$rep" "$v"
+	fi
 }
 
 # ibv_rc_pingpong (TCP exchange, no rdma_cm: sroce and rxe only), 8 B.
@@ -249,26 +264,29 @@ objs() {	# REP
 	done
 }
 
-# perf record of the whole guest while sroce runs ib_write_bw at 64 KiB.
+# perf record of the whole guest while sroce runs ib_write_bw at 64 KiB
+# (the data stays in the guest's /tmp; the reports go to build/bench/).
 profile() {
-	local spid
+	local spid data=/tmp/perf.data
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	perf record -a -g -o "$OUT/perf.data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
+	perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
 	spid=$!
 	sleep 2
-	bw ib_write_bw 65536 2000 1 sroce
+	bw ib_write_bw 65536 1000 1 sroce
 	kill -INT "$spid"
 	wait "$spid"
-	perf report -i "$OUT/perf.data" --stdio --no-children --sort sym \
-		--percent-limit 0.5 >"$OUT/perf-sroce-write_bw.txt" 2>&1
-	perf report -i "$OUT/perf.data" --stdio --no-children --sort dso,sym -g none \
+	perf report -i "$data" --stdio --no-children --sort dso \
+		>"$OUT/perf-sroce-write_bw-dso.txt" 2>&1
+	perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
 		--percent-limit 0.3 >"$OUT/perf-sroce-write_bw-flat.txt" 2>&1
-	say "profile in $OUT/perf-sroce-write_bw*.txt"
-	head -60 "$OUT/perf-sroce-write_bw-flat.txt"
+	perf report -i "$data" --stdio --children --sort sym -g none \
+		--percent-limit 2 >"$OUT/perf-sroce-write_bw-children.txt" 2>&1
+	say "profile in $OUT/perf-sroce-write_bw-*.txt"
 }
 
-mkdir -p "$OUT"
+rm -rf "$LOGS"
+mkdir -p "$OUT" "$LOGS"
 : >"$RAW"
 setup || exit 1
 say "repeats $REPEATS, sections $SECTIONS, $(nproc) vCPUs"
