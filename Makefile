@@ -8,6 +8,7 @@
 #   make demo         boot the guest, create two sroce devices, show them working
 #   make vm-test      only the guest selftests
 #   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
+#   make bench        sroce against rdma_rxe and siw in one guest run (Documentation/performance.md)
 #   make bench-odp    seed 004's ODP experiments (packet damming, packet flood)
 KDIR ?=
 
@@ -51,6 +52,9 @@ vm-test: module provider selftests
 pyverbs: module provider
 	scripts/pyverbs.sh sroce
 
+bench:
+	scripts/bench/bench.sh
+
 # Seed 004's ODP experiments in the guest; tables in build/bench/, plot
 # in Documentation/odp-bench.png (gnuplot). See Documentation/odp.md.
 bench-odp: module provider selftests
@@ -64,4 +68,4 @@ clean:
 	$(MAKE) -C selftests/fuzz clean
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs bench-odp clean
+.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs bench bench-odp clean

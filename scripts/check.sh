@@ -30,6 +30,20 @@ log "seed-rules map (every rule has a test)"
 "$SROCE_TOP/scripts/spec-map.sh" >"$res/specmap.ktap" 2>&1
 grep -E "^(not )?ok|^# (no test|pending|Doc)" "$res/specmap.ktap"
 
+log "syntax of the benchmark scripts (bash -n; make bench itself is not run)"
+{
+	echo "TAP version 13"
+	set -- "$SROCE_TOP"/scripts/bench/*.sh "$SROCE_TOP/scripts/build-siw.sh" "$SROCE_TOP/scripts/root-extras.sh"
+	echo "1..$#"
+	n=0
+	for f in "$@"; do
+		n=$((n + 1))
+		if bash -n "$f" 2>"$res/syntax.err"; then echo "ok $n ${f#"$SROCE_TOP"/}"
+		else sed 's/^/# /' "$res/syntax.err"; echo "not ok $n ${f#"$SROCE_TOP"/}"; fi
+	done
+} >"$res/scripts.ktap"
+grep -E "^not ok|^# " "$res/scripts.ktap" || echo "$(grep -c '^ok' "$res/scripts.ktap") scripts parse"
+
 log "building sroce.ko, libsroce and the selftests"
 build_ok=1
 for s in build-module build-provider build-selftests; do
@@ -51,4 +65,4 @@ fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/specmap.ktap" "$res/guest.ktap"
+	"$res/specmap.ktap" "$res/scripts.ktap" "$res/guest.ktap"

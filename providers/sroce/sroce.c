@@ -171,10 +171,20 @@ static struct verbs_device *sroce_device_alloc(struct verbs_sysfs_dev *sysfs_dev
 	return &dev->ibv_dev;
 }
 
+/*
+ * No entry matches (see the top of this file), but the table must exist:
+ * libibverbs 56.1 walks every provider's match_table, unchecked, for a
+ * device that has a driver id (siw, rxe, ...) and crashes on a NULL one.
+ */
+static const struct verbs_match_ent sroce_match_table[] = {
+	{}
+};
+
 static const struct verbs_device_ops sroce_dev_ops = {
 	.name = "sroce",
 	.match_min_abi_version = SROCE_ABI_VERSION,
 	.match_max_abi_version = SROCE_ABI_VERSION,
+	.match_table = sroce_match_table,
 	.match_device = sroce_match_device,
 	.alloc_device = sroce_device_alloc,
 	.uninit_device = sroce_uninit_device,

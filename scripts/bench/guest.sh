@@ -1,0 +1,315 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest side of `make bench` (scripts/bench/bench.sh boots the guest with
+# it). Loads sroce, rdma_rxe and siw in one boot, runs the same perftest
+# commands on each, interleaved (repeat 1 of a test on every device, then
+# repeat 2, ...) so that a change of load on the shared host hits all three
+# alike, and appends one line per measurement to build/bench/raw.tsv:
+#   section  test  device  metric  unit  better(hi|lo)  repeat  value
+# The host side takes the medians and the ratios.
+#
+#   guest.sh [REPEATS [SECTIONS [FILTER]]]
+# SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
+# four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB).
+# FILTER, a bash regular expression, keeps only the tests whose name
+# (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches.
+#
+# Topologies (addresses from RFC 5737 documentation ranges, never routed):
+#   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
+#          (selftests/lib.sh topo_up/devs_up), 192.0.2.1 <-> 192.0.2.2
+#   rxe:   rxe0 on rxe_v0 in the init namespace, both ends on it (6.12's
+#          rdma_rxe opens its UDP socket in init_net only, so it cannot
+#          span two namespaces): rxe loops packets back inside the driver,
+#          without the IP stack or the veth, which favours rxe.
+#   siw:   siw0 on siw_v0 in the init namespace, both ends on it, 203.0.113.1:
+#          its TCP connection runs over the loopback device, which favours
+#          siw too. Two namespaces are impossible here: a wildcard rdma_cm
+#          listen makes siw bind a socket of the listener's namespace to
+#          every siw netdev's ifindex, which fails for a netdev of another
+#          namespace and fails the whole listen (for every device).
+# Connection set-up: siw (iWARP) connects through rdma_cm only (-R); sroce
+# and rxe exchange QP numbers over TCP with the RoCE v2 GID given (-x), as
+# in the selftests. The data path measured is the same: only the set-up
+# differs. ibv_rc_pingpong has no rdma_cm mode: it runs on sroce and rxe
+# only, as do the atomics (siw offers none).
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/lib.sh
+
+REPEATS=${1:-3}
+SECTIONS=${2:-verbs+udp+scale+objs}
+FILTER=${3:-.}
+OUT=$BUILD/bench
+RAW=$OUT/raw.tsv
+LOGS=$OUT/logs
+DEVICES="sroce rxe siw"
+PORT=19000
+
+declare -A DEV_A DEV_B NSX_A NSX_B IP_A
+DEV_A[sroce]=sroce_a DEV_B[sroce]=sroce_b
+NSX_A[sroce]="ip netns exec $NS_A" NSX_B[sroce]="ip netns exec $NS_B"
+IP_A[sroce]=$IP4_A
+DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
+IP_A[siw]=203.0.113.1
+DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
+IP_A[rxe]=$RXE_IP4
+declare -A IP_B=([sroce]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+
+say() { echo "[bench] $*" >&2; }
+
+setup() {
+	install -m 644 "$BUILD"/provider/libsroce-rdmav*.so /usr/lib/x86_64-linux-gnu/libibverbs/ &&
+		install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/sroce.driver ||
+		{ say "cannot install libsroce (make provider)"; return 1; }
+	# siw also needs crc32c (libcrc32c), which an out-of-tree build cannot
+	# record as a dependency.
+	modprobe -a ib_core ib_uverbs iw_cm rdma_cm rdma_ucm libcrc32c || return 1
+	sroce_load || { say "cannot load $SROCE_KO"; return 1; }
+	[ -d /sys/module/siw ] || insmod "$BUILD/siw/siw.ko" ||
+		{ dmesg | tail -5; say "cannot load $BUILD/siw/siw.ko (scripts/build-siw.sh)"; return 1; }
+	topo_up && devs_up || { say "sroce topology"; return 1; }
+	rxe_up || { say "rdma_rxe setup"; return 1; }
+	ip link add siw_v0 type veth peer name siw_v1 &&
+		ip addr add 203.0.113.1/24 dev siw_v0 &&
+		ip link set siw_v1 up && ip link set siw_v0 up &&
+		rdma link add siw0 type siw netdev siw_v0 || { say "siw setup"; return 1; }
+	wait_for 30 gid_index sroce_a "$IP4_A" >/dev/null &&
+		wait_for 30 gid_index sroce_b "$IP4_B" >/dev/null || { say "no sroce GID"; return 1; }
+	rdma link show
+}
+
+# emit SECTION TEST DEVICE METRIC UNIT BETTER REPEAT VALUE
+emit() {
+	local IFS=$'\t'
+	echo "$*" >>"$RAW"
+	say "result: $*"
+}
+
+# The first data line of a perftest report (after its "#bytes" header).
+perf_line() {
+	awk '/^ *#bytes/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 5 { print; exit }' "$1"
+}
+
+# run_pair DEV TOOL ARGS...: TOOL as server on end A and as client on end B
+# of device DEV, both with ARGS and the device's connection set-up (see
+# the top). The client's output is left in $CLOG. Returns 0 if both exited
+# 0. An rdma_cm server shows no listening socket to wait for, so the client
+# is retried while the server lives.
+CLOG=/tmp/bench-client.log SLOG=/tmp/bench-server.log
+run_pair() {
+	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R)
+	shift 2
+	PORT=$((PORT + 1))
+	if [ "$dev" != siw ]; then
+		cs=(-x "$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")")
+		cc=(-x "$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")")
+	fi
+	${NSX_A[$dev]} timeout -k 5 120 "$tool" -d "${DEV_A[$dev]}" -p "$PORT" "${cs[@]}" "$@" \
+		>"$SLOG" 2>&1 &
+	spid=$!
+	if [ "$dev" = siw ]; then
+		sleep 1
+	else
+		wait_for 20 dp_listening "${NSX_A[$dev]}" "$PORT"
+	fi
+	for _ in 1 2 3 4 5 6; do
+		${NSX_B[$dev]} timeout -k 5 120 "$tool" -d "${DEV_B[$dev]}" -p "$PORT" "${cc[@]}" "$@" \
+			"${IP_A[$dev]}" >"$CLOG" 2>&1
+		rc=$?
+		[ $rc = 0 ] && break
+		kill -0 "$spid" 2>/dev/null || break
+		grep -q "#bytes" "$CLOG" && break	# it ran: a real failure
+		sleep 1
+	done
+	while kill -0 "$spid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
+	kill "$spid" 2>/dev/null
+	wait "$spid" || rc=1
+	return $rc
+}
+
+# perftest DEV COLUMN TOOL ARGS...: run_pair, and print field COLUMN of
+# the report line. Retried (3 attempts) when perftest could not produce a
+# report or printed a figure that is not a positive number (0.00, inf): its
+# clock calibration fails under TCG now and then. Every attempt's output is
+# kept in build/bench/logs/.
+perftest() {
+	local dev=$1 col=$2 v rc
+	shift 2
+	for _ in 1 2 3; do
+		run_pair "$dev" "$@"
+		rc=$?
+		cp "$CLOG" "$LOGS/$1-$dev-$PORT.client.log"
+		cp "$SLOG" "$LOGS/$1-$dev-$PORT.server.log"
+		if [ $rc = 0 ]; then
+			v=$(perf_line "$CLOG" | awk -v c="$col" '{ print $c }')
+			if awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.]+$/ && v + 0 > 0) }'; then
+				echo "$v"
+				return 0
+			fi
+			say "$1 on $dev: figure '$v' is no measurement (TCG clock), retrying"
+			continue
+		fi
+		grep -q "produce a report" "$CLOG" "$SLOG" || break
+		say "$1 on $dev: no report (TCG clock), retrying"
+	done
+	say "$1 on $dev failed:"
+	sed 's/^/[bench] client: /' "$CLOG" | tail -15 >&2
+	sed 's/^/[bench] server: /' "$SLOG" | tail -15 >&2
+	return 1
+}
+
+want() { [[ $1 =~ $FILTER ]]; }
+
+# The latency tests: t_typical (perftest's median) in microseconds.
+lat() {	# TOOL SIZE REP DEV
+	local v
+	want "${1}_$2" || return 0
+	v=$(perftest "$4" 5 "$1" -s "$2" -n 1000 -F) || return
+	emit verbs "${1}_$2" "$4" t_typical us lo "$3" "$v"
+}
+
+# The bandwidth tests: BW average in MiB/s (perftest's MB is 2^20 bytes),
+# or with RATE set the message rate in Mpps.
+bw() {	# TOOL SIZE ITERS REP DEV [args]
+	local tool=$1 size=$2 iters=$3 rep=$4 dev=$5 v
+	shift 5
+	want "${tool}_$size${TAG:-}" || return 0
+	if [ -n "${RATE:-}" ]; then
+		v=$(perftest "$dev" 5 "$tool" -s "$size" -n "$iters" -F "$@") || return
+		emit "$SECTION" "${tool}_$size${TAG:-}" "$dev" msg_rate Mpps hi "$rep" "$v"
+	else
+		v=$(perftest "$dev" 4 "$tool" -s "$size" -n "$iters" -F "$@") || return
+		emit "${SECTION:-verbs}" "${tool}_$size${TAG:-}" "$dev" bw MiB/s hi "$rep" "$v"
+	fi
+}
+
+# ibv_rc_pingpong (TCP exchange, no rdma_cm: sroce and rxe only), 8 B.
+pingpong() {	# REP DEV
+	local dev=$2 ga gb spid v
+	want ibv_rc_pingpong_8 || return 0
+	ga=$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")
+	gb=$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")
+	PORT=$((PORT + 1))
+	${NSX_A[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_A[$dev]}" -g "$ga" -p "$PORT" \
+		-s 8 -n 1000 >"$SLOG" 2>&1 &
+	spid=$!
+	wait_for 20 dp_listening "${NSX_A[$dev]}" "$PORT"
+	${NSX_B[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_B[$dev]}" -g "$gb" -p "$PORT" \
+		-s 8 -n 1000 "${IP_A[$dev]}" >"$CLOG" 2>&1
+	wait "$spid"
+	v=$(sed -n 's/.* seconds = \([0-9.]*\) usec\/iter.*/\1/p' "$CLOG" | head -1)
+	[ -n "$v" ] || { say "ibv_rc_pingpong on $dev failed"; tail -5 "$CLOG" "$SLOG" >&2; return 1; }
+	emit verbs ibv_rc_pingpong_8 "$dev" usec_per_iter us lo "$1" "$v"
+}
+dp_listening() { $1 ss -Hltn "sport = :$2" | grep -q .; }
+
+# Raw UDP between the sroce namespaces over the same veth: the ceiling.
+# Datagrams of 1472 B fill a 1500 B MTU as sroce's packets do.
+udp() {	# REP
+	local v
+	want iperf3_udp_1472 || return 0
+	ip netns exec "$NS_A" timeout 60 iperf3 -s -1 -p 5201 >"$SLOG" 2>&1 &
+	wait_for 20 dp_listening "ip netns exec $NS_A" 5201
+	ip netns exec "$NS_B" timeout 60 iperf3 -u -b 0 -l 1472 -t 3 -f m -p 5201 -c "$IP4_A" \
+		>"$CLOG" 2>&1
+	wait
+	v=$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") print $i }' "$CLOG")
+	[ -n "$v" ] || { say "iperf3 failed"; tail -5 "$CLOG" "$SLOG" >&2; return 1; }
+	emit udp iperf3_udp_1472 veth bw MiB/s hi "$1" "$(awk -v m="$v" 'BEGIN { printf "%.2f", m * 1e6 / 8 / 1048576 }')"
+}
+
+verbs() {	# REP
+	local r=$1 d t s
+	for t in ib_send_lat ib_write_lat ib_read_lat; do
+		for d in $DEVICES; do lat "$t" 8 "$r" "$d"; done
+	done
+	for t in ib_send_bw ib_write_bw ib_read_bw; do
+		for s in 4096:2000 65536:500 1048576:50; do
+			for d in $DEVICES; do bw "$t" "${s%:*}" "${s#*:}" "$r" "$d"; done
+		done
+	done
+	for d in sroce rxe; do
+		lat ib_atomic_lat 8 "$r" "$d"
+		bw ib_atomic_bw 8 2000 "$r" "$d"
+		pingpong "$r" "$d"
+	done
+}
+
+scale() {	# REP
+	local r=$1 d q
+	for q in 1 16 128; do
+		for d in $DEVICES; do
+			SECTION=scale TAG=_q$q bw ib_write_bw 65536 $((1024 / q > 8 ? 1024 / q : 8)) "$r" "$d" -q "$q"
+		done
+	done
+	for d in $DEVICES; do
+		SECTION=scale RATE=1 bw ib_send_bw 64 5000 "$r" "$d"
+	done
+}
+
+# 10,000 QPs and 10,000 MRs on one device: time and kernel memory, sroce
+# against rdma_rxe.
+objs() {	# REP
+	local d k v
+	for d in sroce rxe; do
+		want obj_scale || continue
+		"$BUILD/bench/obj_scale" "${DEV_A[$d]}" 10000 >"$CLOG" 2>&1 ||
+			{ say "obj_scale on $d failed"; cat "$CLOG" >&2; continue; }
+		while read -r k v; do
+			case $k in
+			*_us_each) emit objs "${k%_us_each}_10000" "$d" us_each us lo "$1" "$v" ;;
+			*_slab_kib) emit objs "${k%_slab_kib}_10000" "$d" slab KiB lo "$1" "$v" ;;
+			*_vmalloc_kib) emit objs "${k%_vmalloc_kib}_10000" "$d" vmalloc KiB lo "$1" "$v" ;;
+			esac
+		done <"$CLOG"
+	done
+}
+
+# perf record of the whole guest while sroce runs ib_write_bw at 64 KiB
+# (the data stays in the guest's /tmp; the reports go to build/bench/).
+profile() {
+	local spid data=/tmp/perf.data
+	echo 0 >/proc/sys/kernel/kptr_restrict
+	echo -1 >/proc/sys/kernel/perf_event_paranoid
+	perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
+	spid=$!
+	sleep 2
+	bw ib_write_bw 65536 1000 1 sroce
+	kill -INT "$spid"
+	wait "$spid"
+	perf report -i "$data" --stdio --no-children --sort dso \
+		>"$OUT/perf-sroce-write_bw-dso.txt" 2>&1
+	perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
+		--percent-limit 0.3 >"$OUT/perf-sroce-write_bw-flat.txt" 2>&1
+	perf report -i "$data" --stdio --children --sort sym -g none \
+		--percent-limit 2 >"$OUT/perf-sroce-write_bw-children.txt" 2>&1
+	say "profile in $OUT/perf-sroce-write_bw-*.txt"
+}
+
+rm -rf "$LOGS"
+mkdir -p "$OUT" "$LOGS"
+: >"$RAW"
+setup || exit 1
+say "repeats $REPEATS, sections $SECTIONS, $(nproc) vCPUs"
+if [ "$SECTIONS" = profile ]; then
+	profile
+else
+	for r in $(seq 1 "$REPEATS"); do
+		for s in ${SECTIONS//+/ }; do
+			case $s in
+			verbs) verbs "$r" ;;
+			udp) udp "$r" ;;
+			scale) scale "$r" ;;
+			objs) [ "$r" = 1 ] && objs "$r" ;;	# 10,000 objects: once is enough
+			*) say "unknown section $s"; exit 1 ;;
+			esac
+		done
+	done
+fi
+devs_down
+rxe_down
+rdma link del siw0
+ip link del siw_v0
+topo_down
+bugs=$(dmesg_bugs)
+[ -z "$bugs" ] || { echo "$bugs"; say "the kernel reported a problem"; exit 1; }
+exit 0

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Summarize a guest run of scripts/bench/guest.sh: the median of each
+# measurement over its repeats, one table with the ratios sroce/rxe and
+# sroce/siw, the targets of the benchmark, and build/bench/bench.tsv.
+#   scripts/bench/report.sh [RAW_TSV [OUT_TSV]]
+# Ratios are plain sroce/other for every metric: for a latency (better=lo)
+# below 1 is better for sroce, for a bandwidth above 1.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+raw=${1:-$SROCE_BUILD/bench/raw.tsv}
+out=${2:-$SROCE_BUILD/bench/bench.tsv}
+[ -s "$raw" ] || die "no measurements in $raw"
+
+# Medians: one line per section/test/device/metric. A perftest figure that
+# is not a positive number (0.00, inf) is its clock failing under TCG, not a
+# measurement: left out (the guest retries those; older raw files have them).
+invalid='$1 != "objs" && !($8 ~ /^[0-9.]+$/ && $8 + 0 > 0)'
+awk -F'\t' "$invalid"' { next }
+	{ k = $1 FS $2 FS $3 FS $4 FS $5 FS $6; v[k] = v[k] " " $8; n[k]++ }
+	END {
+		for (k in v) {
+			c = split(substr(v[k], 2), a, " ")
+			for (i = 2; i <= c; i++) {	# insertion sort, numeric
+				x = a[i] + 0
+				for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
+				a[j + 1] = x
+			}
+			m = c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+			print k FS m FS c
+		}
+	}' "$raw" | sort >"$out.medians"
+
+# One row per section/test/metric with the three devices side by side.
+awk -F'\t' -v OFS='\t' '
+	function r(a, b) { return (a != "" && b != "" && b + 0 != 0) ? sprintf("%.2f", a / b) : "-" }
+	{ k = $1 OFS $2 OFS $4 OFS $5 OFS $6; keys[k] = 1; val[k, $3] = $7; cnt[k] = $8 }
+	END {
+		print "section", "test", "metric", "unit", "better", "sroce", "rxe", "siw",
+			"sroce/rxe", "sroce/siw", "udp", "n"
+		for (k in keys) {
+			s = val[k, "sroce"]; x = val[k, "rxe"]; w = val[k, "siw"]; u = val[k, "veth"]
+			print k, (s == "" ? "-" : s), (x == "" ? "-" : x), (w == "" ? "-" : w),
+				r(s, x), r(s, w), (u == "" ? "-" : u), cnt[k]
+		}
+	}' "$out.medians" | (read -r h; echo "$h"; sort -t$'\t' -k1,1 -k2,2V) >"$out"
+rm -f "$out.medians"
+
+# The table, aligned.
+column -t -s$'\t' "$out"
+
+# The targets of the benchmark (issue 7), from the medians.
+get() {	# TEST METRIC COLUMN
+	awk -F'\t' -v t="$1" -v m="$2" -v c="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$2 == t && $3 == m { print $col[c]; exit }' "$out"
+}
+target() {	# TEXT VALUE OP LIMIT
+	local verdict
+	if [ -z "$2" ] || [ "$2" = - ]; then
+		verdict="no data"
+	elif awk -v v="$2" -v l="$4" -v op="$3" 'BEGIN { exit !(op == ">=" ? v >= l : v <= l) }'; then
+		verdict=met
+	else
+		verdict=MISSED
+	fi
+	printf '  %-52s %8s %s %-5s %s\n' "$1" "$2" "$3" "$4" "$verdict"
+}
+echo
+echo "Targets (ratios of medians in this run):"
+target "ib_write_bw 64 KiB sroce/rxe" "$(get ib_write_bw_65536 bw sroce/rxe)" ">=" 2.0
+target "ib_write_bw 64 KiB sroce/siw" "$(get ib_write_bw_65536 bw sroce/siw)" ">=" 1.5
+target "ib_send_lat 8 B sroce/rxe" "$(get ib_send_lat_8 t_typical sroce/rxe)" "<=" 0.5
+target "ib_send_lat 8 B sroce/siw" "$(get ib_send_lat_8 t_typical sroce/siw)" "<=" 1.0
+target "ib_write_lat 8 B sroce/rxe" "$(get ib_write_lat_8 t_typical sroce/rxe)" "<=" 0.5
+target "ib_write_lat 8 B sroce/siw" "$(get ib_write_lat_8 t_typical sroce/siw)" "<=" 1.0
+for s in 4096 65536 1048576; do
+	target "ib_read_bw $s B sroce/rxe" "$(get ib_read_bw_$s bw sroce/rxe)" ">=" 2.0
+done
+target "ib_atomic_bw sroce/rxe" "$(get ib_atomic_bw_8 bw sroce/rxe)" ">=" 3.0
+wr=$(get ib_write_bw_65536 bw sroce) udp=$(get iperf3_udp_1472 bw udp)
+ceil=-
+[ -n "$wr" ] && [ -n "$udp" ] && [ "$udp" != - ] && [ "$wr" != - ] &&
+	ceil=$(awk -v a="$wr" -v b="$udp" 'BEGIN { printf "%.2f", a / b }')
+target "ib_write_bw 64 KiB sroce / UDP ceiling (veth)" "$ceil" ">=" 0.5
+bad=$(awk -F'\t' "$invalid" "$raw" | wc -l)
+[ "$bad" = 0 ] || echo "left out: $bad figure(s) of 0 or inf (perftest's TCG clock)"
+echo
+echo "medians of $(awk -F'\t' '{ print $7 }' "$raw" | sort -u | wc -l) repeat(s); table: $out"
