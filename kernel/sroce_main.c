@@ -178,6 +178,7 @@ static int __init sroce_init(void)
 	err = sroce_qp_module_init();
 	if (err)
 		return err;
+	sroce_fault_module_init();
 	err = sroce_net_init();
 	if (err)
 		goto err_qp_exit;
@@ -191,6 +192,7 @@ static int __init sroce_init(void)
 err_net_exit:
 	sroce_net_exit();
 err_qp_exit:
+	sroce_fault_module_exit();
 	sroce_qp_module_exit();
 	return err;
 }
@@ -201,6 +203,7 @@ static void __exit sroce_exit(void)
 	unregister_netdevice_notifier(&sroce_netdev_nb);
 	sroce_unregister_all();
 	sroce_net_exit();
+	sroce_fault_module_exit();
 	sroce_qp_module_exit();
 	pr_info(DRV_NAME ": unloaded\n");
 }
