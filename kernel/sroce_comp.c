@@ -47,11 +47,17 @@ static void sroce_comp_fail(struct sroce_qp *qp, struct sroce_swqe *sw,
 	sroce_qp_error(qp, true, 0);
 }
 
-/* Progress: the retry budgets start again (IBA 9.7.6.1). */
+/*
+ * Forward progress up to @next_psn: the retry budgets start again (IBA
+ * 9.7.6.1). A response that acknowledges nothing new is no progress: a
+ * repeated RNR NAK or sequence NAK must use the budget up (R2.4, R2.5).
+ */
 static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
 {
-	if (psn_after(next_psn, qp->comp.psn))
-		qp->comp.psn = next_psn;
+	if (!psn_after(next_psn, qp->comp.psn))
+		return;
+	qp->comp.psn = next_psn;
+	qp->comp.nak_valid = false;
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
 }
@@ -69,9 +75,14 @@ static void sroce_comp_ack_upto(struct sroce_qp *qp, u32 psn)
 		if (psn_before(psn, sw->first_psn))
 			break;
 		if (sroce_swqe_rd_atomic(sw)) {
+			/*
+			 * Acknowledged only by its own responses: stop at
+			 * the first PSN of it not yet answered.
+			 */
 			if (psn_after(psn, sw->last_psn) || psn == sw->last_psn)
 				qp->req.need_retry = true;
-			break;
+			sroce_comp_progress(qp, sw->first_psn);
+			return;
 		}
 		if (psn_before(psn, sw->last_psn)) {
 			sroce_comp_progress(qp, psn_add(psn, 1));
@@ -132,8 +143,30 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 	case SROCE_AETH_NAK:
 		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 		if (s.value == SROCE_NAK_PSN_SEQ_ERR) {
-			/* Resend from the NAKed PSN at once (R2.5). */
 			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
+			/*
+			 * The responder NAKs a gap once: the same NAK again
+			 * with no progress since is a copy (duplicated or
+			 * late on the wire), not a new loss.
+			 */
+			if (qp->comp.nak_valid && qp->comp.nak_psn == psn) {
+				sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+				return;
+			}
+			sw = sroce_comp_oldest(qp);
+			if (!sw)
+				return;
+			/* It counts against retry_cnt like a timeout (R2.5). */
+			if (!sroce_retry_take(SROCE_RETRY_SEQ_NAK,
+					      qp->comp.retry_left, &left)) {
+				sroce_count(qp->sdev, SROCE_CNT_RETRY_EXCEEDED);
+				sroce_comp_fail(qp, sw, IB_WC_RETRY_EXC_ERR);
+				return;
+			}
+			/* Resend from the NAKed PSN at once (R2.5). */
+			qp->comp.retry_left = left;
+			qp->comp.nak_valid = true;
+			qp->comp.nak_psn = psn;
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
 			qp->comp.psn = psn;
 			qp->req.need_retry = true;
@@ -325,12 +358,17 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 }
 
 /**
- * sroce_comp_arm_timer - (re)start the local ACK timer if requests wait
- * @qp: the QP
+ * sroce_comp_arm_timer - start, restart or stop the local ACK timer
+ * @qp:      the QP
+ * @restart: true on progress (an ACK moved comp.psn): the
+ *           timer measures from now; false after sending: a running timer
+ *           keeps measuring from the oldest unacknowledged request, so new
+ *           sends never push a timeout out
  *
  * T = 4.096 us * 2^timeout, and timeout 0 means no timer at all (R2.2).
+ * Nothing outstanding: the timer stops.
  */
-void sroce_comp_arm_timer(struct sroce_qp *qp)
+void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart)
 {
 	u64 t = sroce_ack_timeout_ns(qp->attr.timeout);
 
@@ -340,7 +378,8 @@ void sroce_comp_arm_timer(struct sroce_qp *qp)
 		hrtimer_try_to_cancel(&qp->ack_timer);
 		return;
 	}
-	hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
+	if (restart || !hrtimer_is_queued(&qp->ack_timer))
+		hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
 }
 
 bool sroce_comp_run(struct sroce_qp *qp)
@@ -376,7 +415,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	progress |= sroce_comp_complete(qp);
 	acked = qp->comp.psn != before;
 	if (acked || qp->comp.psn == qp->req.psn)
-		sroce_comp_arm_timer(qp);
+		sroce_comp_arm_timer(qp, true);
 
 	if (READ_ONCE(qp->state) == IB_QPS_SQD && qp->sqd_event_pending &&
 	    qp->comp.tail == qp->req.cur) {
@@ -398,6 +437,7 @@ void sroce_comp_reset(struct sroce_qp *qp)
 	qp->comp.psn = qp->attr.sq_psn;
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
+	qp->comp.nak_valid = false;
 	WRITE_ONCE(qp->comp.timer_fired, false);
 	WRITE_ONCE(qp->comp.rnr_fired, false);
 }

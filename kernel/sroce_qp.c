@@ -797,7 +797,13 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->sq_draining = qp->state == IB_QPS_SQD &&
 			    qp->comp.tail != qp->req.cur;
 	spin_unlock_bh(&qp->state_lock);
-	rdma_copy_ah_attr(&attr->ah_attr, &a->ah_attr);
+	/*
+	 * No sgid_attr reference: ib_uverbs_query_qp never drops one, so a
+	 * copy that took it would leak a GID table entry (as rxe, the GID
+	 * attribute is left out).
+	 */
+	attr->ah_attr = a->ah_attr;
+	attr->ah_attr.grh.sgid_attr = NULL;
 	mutex_unlock(&qp->engine_mutex);
 
 	attr->cap.max_send_wr = sroce_ring_slots(&qp->sq);

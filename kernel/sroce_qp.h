@@ -92,6 +92,7 @@ struct sroce_req {
 	u32 cur;			/* WQE being sent (ring index) */
 	u64 offset;			/* bytes of it already sent */
 	u32 psn;			/* PSN of the next packet */
+	u32 psn_new;			/* first PSN never sent (RC) */
 	u32 rd_atomic;			/* READ/ATOMIC in flight */
 	bool need_retry;		/* go back to comp.psn */
 	bool wait_fence;
@@ -147,6 +148,8 @@ struct sroce_comp {
 	u8 rnr_left;
 	bool timer_fired;
 	bool rnr_fired;
+	bool nak_valid;			/* nak_psn: sequence NAK acted on */
+	u32 nak_psn;			/* cleared by progress */
 	u32 read_psn;			/* next READ response PSN expected */
 	u64 read_off;			/* bytes of the READ already placed */
 };
@@ -244,7 +247,7 @@ void sroce_resp_reset(struct sroce_qp *qp);
 void sroce_comp_reset(struct sroce_qp *qp);
 void sroce_resp_free(struct sroce_qp *qp);
 int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
-void sroce_comp_arm_timer(struct sroce_qp *qp);
+void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart);
 u32 sroce_wc_opcode(const struct sroce_swqe *sw);
 
 #endif /* SROCE_QP_H */

@@ -310,7 +310,12 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	/* A packet lost on the way out is recovered like one lost on the wire. */
 	if (err && qp->type != SROCE_QPT_RC)
 		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
-	sroce_count(qp->sdev, SROCE_CNT_REQ_SENT);
+	if (qp->type == SROCE_QPT_RC && psn_before(h.psn, qp->req.psn_new)) {
+		sroce_count(qp->sdev, SROCE_CNT_RETRANS_PKTS);
+	} else {
+		sroce_count(qp->sdev, SROCE_CNT_REQ_SENT);
+		qp->req.psn_new = psn_add(h.psn, psn_step);
+	}
 
 	if (first && qp->req.offset == 0)
 		sw->state = SROCE_SWQE_SENDING;
@@ -446,7 +451,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 		}
 	}
 	if (progress && qp->type == SROCE_QPT_RC)
-		sroce_comp_arm_timer(qp);
+		sroce_comp_arm_timer(qp, false);
 	return progress;
 }
 
@@ -454,6 +459,7 @@ void sroce_req_reset(struct sroce_qp *qp)
 {
 	qp->req.offset = 0;
 	qp->req.psn = qp->attr.sq_psn;
+	qp->req.psn_new = qp->attr.sq_psn;
 	qp->req.rd_atomic = 0;
 	qp->req.need_retry = false;
 	qp->req.wait_fence = false;
