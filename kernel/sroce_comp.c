@@ -132,8 +132,12 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			sroce_comp_fail(qp, sw, IB_WC_RNR_RETRY_EXC_ERR);
 			return;
 		}
+		/*
+		 * comp.psn is now the NAKed PSN, or the first PSN of a
+		 * READ/ATOMIC before it still waiting for its response: the
+		 * responder executed that one, but its answer is missing.
+		 */
 		qp->comp.rnr_left = left;
-		qp->comp.psn = psn;
 		qp->req.rnr_wait = true;
 		sroce_count(qp->sdev, SROCE_CNT_RETRANS_RNR);
 		/* Wait as long as the responder asked (R2.4). */
@@ -168,7 +172,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			qp->comp.nak_valid = true;
 			qp->comp.nak_psn = psn;
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
-			qp->comp.psn = psn;
+			/* From comp.psn, as after an RNR NAK above. */
 			qp->req.need_retry = true;
 			return;
 		}
