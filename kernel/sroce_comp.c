@@ -104,6 +104,15 @@ static enum ib_wc_status sroce_nak_status(u8 code)
 	}
 }
 
+/* An ACK's credit count (R2.10), unless an older ACK than the last. */
+static void sroce_comp_credits(struct sroce_qp *qp, u32 psn, u8 code)
+{
+	if (psn_before(psn, qp->req.credit_psn))
+		return;
+	qp->req.credit_psn = psn;
+	qp->req.credits = sroce_credits_from_code(code);
+}
+
 static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 {
 	struct sroce_aeth_syndrome s;
@@ -119,6 +128,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 	switch (s.type) {
 	case SROCE_AETH_ACK:
 		sroce_count(qp->sdev, SROCE_CNT_ACK_RCVD);
+		sroce_comp_credits(qp, psn, s.value);
 		sroce_comp_ack_upto(qp, psn);
 		return;
 	case SROCE_AETH_RNR_NAK:
@@ -139,6 +149,11 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		 */
 		qp->comp.rnr_left = left;
 		qp->req.rnr_wait = true;
+		/*
+		 * The responder answered: no local ACK timeout while waiting;
+		 * the resend after the wait starts the timer again.
+		 */
+		hrtimer_try_to_cancel(&qp->ack_timer);
 		sroce_count(qp->sdev, SROCE_CNT_RETRANS_RNR);
 		/* Wait as long as the responder asked (R2.4). */
 		hrtimer_start(&qp->rnr_timer, ns_to_ktime(sroce_rnr_timer_ns(s.value)),
@@ -275,8 +290,16 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	/* A response to a PSN not sent yet, or to one already acknowledged. */
 	if (!psn_before(h->psn, qp->req.psn) || psn_before(h->psn, qp->comp.psn)) {
-		if (h->opcode == SROCE_OP_RC_ACKNOWLEDGE && h->psn == psn_sub(qp->comp.psn, 1))
-			return;		/* a repeated ACK: nothing new */
+		if (h->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
+		    h->psn == psn_sub(qp->comp.psn, 1)) {
+			struct sroce_aeth_syndrome s;
+
+			/* A repeated ACK: nothing new but its credits. */
+			if (!sroce_aeth_decode(h->aeth.syn, &s) &&
+			    s.type == SROCE_AETH_ACK)
+				sroce_comp_credits(qp, h->psn, s.value);
+			return;
+		}
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
 	}
@@ -370,7 +393,7 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
  *           sends never push a timeout out
  *
  * T = 4.096 us * 2^timeout, and timeout 0 means no timer at all (R2.2).
- * Nothing outstanding: the timer stops.
+ * Nothing outstanding, or waiting out an RNR NAK: the timer stops.
  */
 void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart)
 {
@@ -378,7 +401,8 @@ void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart)
 
 	if (qp->type != SROCE_QPT_RC || t == SROCE_TIMEOUT_INFINITE)
 		return;
-	if (qp->comp.psn == qp->req.psn) {
+	/* Nothing outstanding, or an RNR wait (the responder answered). */
+	if (qp->comp.psn == qp->req.psn || qp->req.rnr_wait) {
 		hrtimer_try_to_cancel(&qp->ack_timer);
 		return;
 	}

@@ -98,6 +98,14 @@ struct sroce_req {
 	bool wait_fence;
 	bool rnr_wait;
 	u32 noack_pkts;			/* packets since the last AckReq */
+	/*
+	 * End-to-end credits (R2.10): the responder had @credits receive
+	 * WQEs free beyond the message it acknowledged at @credit_psn;
+	 * SROCE_CREDITS_UNLIMITED when it sends none (SRQ). Set by the
+	 * completer from ACKs.
+	 */
+	u32 credits;
+	u32 credit_psn;
 };
 
 /* Responder READ/ATOMIC resource (seed-rules R2.6, R2.7). */
@@ -243,6 +251,7 @@ bool sroce_req_run(struct sroce_qp *qp);
 bool sroce_resp_run(struct sroce_qp *qp);
 bool sroce_comp_run(struct sroce_qp *qp);
 void sroce_req_reset(struct sroce_qp *qp);
+void sroce_req_reset_credits(struct sroce_qp *qp);
 void sroce_resp_reset(struct sroce_qp *qp);
 void sroce_comp_reset(struct sroce_qp *qp);
 void sroce_resp_free(struct sroce_qp *qp);

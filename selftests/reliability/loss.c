@@ -366,8 +366,12 @@ static void test_retry_exhausted(const struct dp_case *c)
 	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), c->arg, "A retrans_timeout");
 	CHECK_EQ(A_DELTA(&x, "retry_exceeded"), 1, "A retry_exceeded");
 	/* Go-back-N: every retry sends both SENDs again. */
-	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 2 * (c->arg + 1), "transmissions");
-	CHECK_EQ(A_DELTA(&x, "retrans_pkts"), 2 * c->arg, "A retrans_pkts");
+	/*
+	 * A new connection has no end-to-end credits (R2.10): the first
+	 * SEND goes alone, and each retry resends only it.
+	 */
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), c->arg + 1, "transmissions");
+	CHECK_EQ(A_DELTA(&x, "retrans_pkts"), c->arg, "A retrans_pkts");
 	rel_fault_off(&x.p.a);
 	ctx_down(&x);
 }
@@ -458,6 +462,80 @@ static void test_uc_lose_middle(const struct dp_case *c)
 	ctx_down(&x);
 }
 
+/*
+ * seed-rules R2.10: end-to-end credits. B has 2 receive WQEs and A posts
+ * 6 SENDs: A sends 2, then only one message at a time (the probe that
+ * meets an RNR NAK) instead of the whole burst; when B posts 4 more
+ * receives, everything completes in order. With an SRQ, B's ACKs carry no
+ * credits and A never waits for them.
+ */
+static void test_credits(const struct dp_case *c)
+{
+	enum { N = 6, FIRST = 2, LEN = 100 };
+	struct dp_cfg cfg = { .srq = c->arg };
+	struct dp_sgl s[N], r[N];
+	struct ibv_wc wc;
+	struct lossctx x;
+	int i;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	/* One round trip first: its ACK brings the first credit count. */
+	dp_sgl_make(&r[0], &x.p.b.buf, 0, LEN, 1, 0);
+	if (c->arg)
+		dp_post_srq_recv(x.p.b.srq, 299, r[0].sge, r[0].n);
+	else
+		dp_post_recv(&x.p.b, 299, r[0].sge, r[0].n);
+	dp_send_wr(&x.p, IBV_WR_SEND, 299, NULL, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "first SEND completion");
+	dp_poll(x.p.b.rcq, &wc, DP_TIMEOUT_MS, "first receive completion");
+	rel_ctrs_take(&x.ca, &x.p.a);
+	for (i = 0; i < N; i++) {
+		dp_sgl_make(&r[i], &x.p.b.buf, i * 512, LEN, 1, 0);
+		dp_sgl_clear(&r[i], 0x5a);
+		dp_sgl_make(&s[i], &x.p.a.buf, i * 512, LEN, 1, 0);
+		dp_sgl_fill(&s[i], 300 + i);
+	}
+	for (i = 0; i < FIRST; i++) {
+		if (c->arg)
+			dp_post_srq_recv(x.p.b.srq, 300 + i, r[i].sge, r[i].n);
+		else
+			dp_post_recv(&x.p.b, 300 + i, r[i].sge, r[i].n);
+	}
+	for (i = 0; i < N; i++)
+		dp_send_wr(&x.p, IBV_WR_SEND, 300 + i, &s[i], IBV_SEND_SIGNALED, 0, 0, 0);
+	rel_sleep_ms(300);
+	for (i = FIRST; i < N; i++) {
+		if (c->arg)
+			dp_post_srq_recv(x.p.b.srq, 300 + i, r[i].sge, r[i].n);
+		else
+			dp_post_recv(&x.p.b, 300 + i, r[i].sge, r[i].n);
+	}
+	for (i = 0; i < N; i++) {
+		dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 300 + i,
+			    x.p.a.qp->qp_num, "SEND");
+		dp_poll(x.p.b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 300 + i,
+			    x.p.b.qp->qp_num, "RECV");
+		dp_sgl_check(&r[i], 300 + i, 0x5a, "message");
+	}
+	CHECK(A_DELTA(&x, "retrans_rnr") > 0, "no RNR NAK: B had WQEs for all?");
+	/* R2.4: RNR waits are not ACK timeouts, and after an RNR NAK the
+	 * packets behind the NAKed one get no sequence NAK. */
+	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 0, "A ack_timer_expired");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 0, "B seq_nak_sent");
+	if (c->arg) {
+		CHECK_EQ(A_DELTA(&x, "credit_stall"), 0,
+			 "A credit_stall with an SRQ (its ACKs carry no credits)");
+	} else {
+		CHECK(A_DELTA(&x, "credit_stall") > 0, "A never waited for credits");
+		/* Each RNR retry resends only the probe, not a burst. */
+		CHECK_EQ(A_DELTA(&x, "retrans_pkts"), A_DELTA(&x, "retrans_rnr"),
+			 "A retrans_pkts (one per RNR retry)");
+	}
+	ctx_down(&x);
+}
+
 #define RC(n, f, o, a) { n, f, IBV_QPT_RC, 4, o, a }
 static const struct dp_case cases[] = {
 	RC("send_lose_first", test_lose_pkt, IBV_WR_SEND, LOSE_FIRST),
@@ -478,6 +556,8 @@ static const struct dp_case cases[] = {
 	RC("timeout_0_no_timer", test_timeout_zero, 0, 0),
 	RC("rnr_retry_2_exhausted", test_rnr, 0, 2),
 	RC("rnr_retry_7_infinite", test_rnr, 0, 7),
+	RC("credits_rq", test_credits, 0, 0),
+	RC("credits_srq_none", test_credits, 0, 1),
 	{ "uc_lose_middle", test_uc_lose_middle, IBV_QPT_UC, 4, 0, 0 },
 };
 
