@@ -20,6 +20,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce_counters.h"
+#include "sroce_fault.h"
 #include "sroce_mcast.h"
 
 #define DRV_NAME "sroce"
@@ -58,6 +59,9 @@ struct sroce_dev {
 
 	/* Lock free; see sroce_counters.h and sroce_stats.c. */
 	atomic64_t counters[SROCE_NUM_COUNTERS];
+
+	/* Test-only drop rules (sroce_fault.c), off by default. */
+	struct sroce_fault fault;
 };
 
 static inline void sroce_count(struct sroce_dev *sdev, enum sroce_counter c)

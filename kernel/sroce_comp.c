@@ -47,11 +47,17 @@ static void sroce_comp_fail(struct sroce_qp *qp, struct sroce_swqe *sw,
 	sroce_qp_error(qp, true, 0);
 }
 
-/* Progress: the retry budgets start again (IBA 9.7.6.1). */
+/*
+ * Forward progress up to @next_psn: the retry budgets start again (IBA
+ * 9.7.6.1). A response that acknowledges nothing new is no progress: a
+ * repeated RNR NAK or sequence NAK must use the budget up (R2.4, R2.5).
+ */
 static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
 {
-	if (psn_after(next_psn, qp->comp.psn))
-		qp->comp.psn = next_psn;
+	if (!psn_after(next_psn, qp->comp.psn))
+		return;
+	qp->comp.psn = next_psn;
+	qp->comp.nak_valid = false;
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
 }
@@ -69,9 +75,14 @@ static void sroce_comp_ack_upto(struct sroce_qp *qp, u32 psn)
 		if (psn_before(psn, sw->first_psn))
 			break;
 		if (sroce_swqe_rd_atomic(sw)) {
+			/*
+			 * Acknowledged only by its own responses: stop at
+			 * the first PSN of it not yet answered.
+			 */
 			if (psn_after(psn, sw->last_psn) || psn == sw->last_psn)
 				qp->req.need_retry = true;
-			break;
+			sroce_comp_progress(qp, sw->first_psn);
+			return;
 		}
 		if (psn_before(psn, sw->last_psn)) {
 			sroce_comp_progress(qp, psn_add(psn, 1));
@@ -93,6 +104,15 @@ static enum ib_wc_status sroce_nak_status(u8 code)
 	}
 }
 
+/* An ACK's credit count (R2.10), unless an older ACK than the last. */
+static void sroce_comp_credits(struct sroce_qp *qp, u32 psn, u8 code)
+{
+	if (psn_before(psn, qp->req.credit_psn))
+		return;
+	qp->req.credit_psn = psn;
+	qp->req.credits = sroce_credits_from_code(code);
+}
+
 static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 {
 	struct sroce_aeth_syndrome s;
@@ -108,6 +128,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 	switch (s.type) {
 	case SROCE_AETH_ACK:
 		sroce_count(qp->sdev, SROCE_CNT_ACK_RCVD);
+		sroce_comp_credits(qp, psn, s.value);
 		sroce_comp_ack_upto(qp, psn);
 		return;
 	case SROCE_AETH_RNR_NAK:
@@ -121,9 +142,18 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			sroce_comp_fail(qp, sw, IB_WC_RNR_RETRY_EXC_ERR);
 			return;
 		}
+		/*
+		 * comp.psn is now the NAKed PSN, or the first PSN of a
+		 * READ/ATOMIC before it still waiting for its response: the
+		 * responder executed that one, but its answer is missing.
+		 */
 		qp->comp.rnr_left = left;
-		qp->comp.psn = psn;
 		qp->req.rnr_wait = true;
+		/*
+		 * The responder answered: no local ACK timeout while waiting;
+		 * the resend after the wait starts the timer again.
+		 */
+		hrtimer_try_to_cancel(&qp->ack_timer);
 		sroce_count(qp->sdev, SROCE_CNT_RETRANS_RNR);
 		/* Wait as long as the responder asked (R2.4). */
 		hrtimer_start(&qp->rnr_timer, ns_to_ktime(sroce_rnr_timer_ns(s.value)),
@@ -132,10 +162,32 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 	case SROCE_AETH_NAK:
 		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 		if (s.value == SROCE_NAK_PSN_SEQ_ERR) {
-			/* Resend from the NAKed PSN at once (R2.5). */
 			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
+			/*
+			 * The responder NAKs a gap once: the same NAK again
+			 * with no progress since is a copy (duplicated or
+			 * late on the wire), not a new loss.
+			 */
+			if (qp->comp.nak_valid && qp->comp.nak_psn == psn) {
+				sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+				return;
+			}
+			sw = sroce_comp_oldest(qp);
+			if (!sw)
+				return;
+			/* It counts against retry_cnt like a timeout (R2.5). */
+			if (!sroce_retry_take(SROCE_RETRY_SEQ_NAK,
+					      qp->comp.retry_left, &left)) {
+				sroce_count(qp->sdev, SROCE_CNT_RETRY_EXCEEDED);
+				sroce_comp_fail(qp, sw, IB_WC_RETRY_EXC_ERR);
+				return;
+			}
+			/* Resend from the NAKed PSN at once (R2.5). */
+			qp->comp.retry_left = left;
+			qp->comp.nak_valid = true;
+			qp->comp.nak_psn = psn;
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
-			qp->comp.psn = psn;
+			/* From comp.psn, as after an RNR NAK above. */
 			qp->req.need_retry = true;
 			return;
 		}
@@ -242,8 +294,16 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	/* A response to a PSN not sent yet, or to one already acknowledged. */
 	if (!psn_before(h->psn, qp->req.psn) || psn_before(h->psn, qp->comp.psn)) {
-		if (h->opcode == SROCE_OP_RC_ACKNOWLEDGE && h->psn == psn_sub(qp->comp.psn, 1))
-			return;		/* a repeated ACK: nothing new */
+		if (h->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
+		    h->psn == psn_sub(qp->comp.psn, 1)) {
+			struct sroce_aeth_syndrome s;
+
+			/* A repeated ACK: nothing new but its credits. */
+			if (!sroce_aeth_decode(h->aeth.syn, &s) &&
+			    s.type == SROCE_AETH_ACK)
+				sroce_comp_credits(qp, h->psn, s.value);
+			return;
+		}
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
 	}
@@ -329,22 +389,29 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 }
 
 /**
- * sroce_comp_arm_timer - (re)start the local ACK timer if requests wait
- * @qp: the QP
+ * sroce_comp_arm_timer - start, restart or stop the local ACK timer
+ * @qp:      the QP
+ * @restart: true on progress (an ACK moved comp.psn): the
+ *           timer measures from now; false after sending: a running timer
+ *           keeps measuring from the oldest unacknowledged request, so new
+ *           sends never push a timeout out
  *
  * T = 4.096 us * 2^timeout, and timeout 0 means no timer at all (R2.2).
+ * Nothing outstanding, or waiting out an RNR NAK: the timer stops.
  */
-void sroce_comp_arm_timer(struct sroce_qp *qp)
+void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart)
 {
 	u64 t = sroce_ack_timeout_ns(qp->attr.timeout);
 
 	if (qp->type != SROCE_QPT_RC || t == SROCE_TIMEOUT_INFINITE)
 		return;
-	if (qp->comp.psn == qp->req.psn) {
+	/* Nothing outstanding, or an RNR wait (the responder answered). */
+	if (qp->comp.psn == qp->req.psn || qp->req.rnr_wait) {
 		hrtimer_try_to_cancel(&qp->ack_timer);
 		return;
 	}
-	hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
+	if (restart || !hrtimer_is_queued(&qp->ack_timer))
+		hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
 }
 
 bool sroce_comp_run(struct sroce_qp *qp)
@@ -380,7 +447,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	progress |= sroce_comp_complete(qp);
 	acked = qp->comp.psn != before;
 	if (acked || qp->comp.psn == qp->req.psn)
-		sroce_comp_arm_timer(qp);
+		sroce_comp_arm_timer(qp, true);
 
 	if (READ_ONCE(qp->state) == IB_QPS_SQD && qp->sqd_event_pending &&
 	    qp->comp.tail == qp->req.cur) {
@@ -402,6 +469,7 @@ void sroce_comp_reset(struct sroce_qp *qp)
 	qp->comp.psn = qp->attr.sq_psn;
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
+	qp->comp.nak_valid = false;
 	WRITE_ONCE(qp->comp.timer_fired, false);
 	WRITE_ONCE(qp->comp.rnr_fired, false);
 }

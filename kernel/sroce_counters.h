@@ -26,8 +26,12 @@
 	X(DROP_NO_RECV_WQE, "rx_drop_no_recv_wqe")			\
 	X(DROP_MCAST, "rx_drop_mcast")					\
 	X(DROP_CNP, "rx_drop_cnp")					\
+	/* dropped by a test's fault rule (Documentation/fault-injection.md) */ \
+	X(FAULT_TX_DROP, "fault_tx_drops")				\
+	X(FAULT_RX_DROP, "fault_rx_drops")				\
 	/* requester */							\
 	X(REQ_SENT, "req_pkts_sent")					\
+	X(RETRANS_PKTS, "retrans_pkts")					\
 	X(RETRANS_TIMEOUT, "retrans_timeout")				\
 	X(RETRANS_SEQ_NAK, "retrans_seq_nak")				\
 	X(RETRANS_RNR, "retrans_rnr")					\
@@ -35,6 +39,7 @@
 	X(RETRY_EXCEEDED, "retry_exceeded")				\
 	X(RNR_RETRY_EXCEEDED, "rnr_retry_exceeded")			\
 	X(RD_ATOMIC_STALL, "rd_atomic_stall")				\
+	X(CREDIT_STALL, "credit_stall")					\
 	/* completer: ACKs and NAKs received */				\
 	X(ACK_RCVD, "ack_rcvd")						\
 	X(RNR_NAK_RCVD, "rnr_nak_rcvd")					\

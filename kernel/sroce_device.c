@@ -141,6 +141,7 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
 	sroce_mcast_init(&sdev->mcast);
 	sroce_init_device_attrs(sdev);
+	sroce_fault_dev_init(sdev);
 	for (i = 0; i < ARRAY_SIZE(sroce_area_ops); i++)
 		ib_set_device_ops(&sdev->ibdev, sroce_area_ops[i]);
 	/*

@@ -179,6 +179,7 @@ static int __init sroce_init(void)
 	err = sroce_qp_module_init();
 	if (err)
 		return err;
+	sroce_fault_module_init();
 	err = sroce_odp_module_init();
 	if (err)
 		goto err_qp_exit;
@@ -197,6 +198,7 @@ err_net_exit:
 err_odp_exit:
 	sroce_odp_module_exit();
 err_qp_exit:
+	sroce_fault_module_exit();
 	sroce_qp_module_exit();
 	return err;
 }
@@ -208,6 +210,7 @@ static void __exit sroce_exit(void)
 	sroce_unregister_all();
 	sroce_net_exit();
 	sroce_odp_module_exit();
+	sroce_fault_module_exit();
 	sroce_qp_module_exit();
 	pr_info(DRV_NAME ": unloaded\n");
 }

@@ -735,6 +735,12 @@ int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
 		err = -EINVAL;
 		goto out_err;
 	}
+	/* A test's drop rule: the packet "left" and was lost on the wire. */
+	if (unlikely(sroce_fault_armed(&sdev->fault, SROCE_FAULT_TX)) &&
+	    __sroce_fault_drop(sdev, SROCE_FAULT_TX, skb->data, skb_headlen(skb))) {
+		consume_skb(skb);
+		return 0;
+	}
 	skb->dev = sdev->ndev;
 
 	rcu_read_lock();

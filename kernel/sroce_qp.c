@@ -690,6 +690,8 @@ static void sroce_qp_enter_state(struct sroce_qp *qp, enum ib_qp_state cur,
 	}
 	if (next == IB_QPS_RTS && cur == IB_QPS_RTR) {
 		qp->req.psn = qp->attr.sq_psn;
+		qp->req.psn_new = qp->attr.sq_psn;
+		sroce_req_reset_credits(qp);
 		qp->comp.psn = qp->attr.sq_psn;
 		qp->comp.retry_left = qp->attr.retry_cnt;
 		qp->comp.rnr_left = qp->attr.rnr_retry;

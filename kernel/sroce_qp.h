@@ -92,11 +92,20 @@ struct sroce_req {
 	u32 cur;			/* WQE being sent (ring index) */
 	u64 offset;			/* bytes of it already sent */
 	u32 psn;			/* PSN of the next packet */
+	u32 psn_new;			/* first PSN never sent (RC) */
 	u32 rd_atomic;			/* READ/ATOMIC in flight */
 	bool need_retry;		/* go back to comp.psn */
 	bool wait_fence;
 	bool rnr_wait;
 	u32 noack_pkts;			/* packets since the last AckReq */
+	/*
+	 * End-to-end credits (R2.10): the responder had @credits receive
+	 * WQEs free beyond the message it acknowledged at @credit_psn;
+	 * SROCE_CREDITS_UNLIMITED when it sends none (SRQ). Set by the
+	 * completer from ACKs.
+	 */
+	u32 credits;
+	u32 credit_psn;
 };
 
 /* Responder READ/ATOMIC resource (seed-rules R2.6, R2.7). */
@@ -147,6 +156,8 @@ struct sroce_comp {
 	u8 rnr_left;
 	bool timer_fired;
 	bool rnr_fired;
+	bool nak_valid;			/* nak_psn: sequence NAK acted on */
+	u32 nak_psn;			/* cleared by progress */
 	u32 read_psn;			/* next READ response PSN expected */
 	u64 read_off;			/* bytes of the READ already placed */
 };
@@ -244,11 +255,12 @@ bool sroce_resp_run(struct sroce_qp *qp);
 void sroce_resp_flush_wqe(struct sroce_qp *qp);
 bool sroce_comp_run(struct sroce_qp *qp);
 void sroce_req_reset(struct sroce_qp *qp);
+void sroce_req_reset_credits(struct sroce_qp *qp);
 void sroce_resp_reset(struct sroce_qp *qp);
 void sroce_comp_reset(struct sroce_qp *qp);
 void sroce_resp_free(struct sroce_qp *qp);
 int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
-void sroce_comp_arm_timer(struct sroce_qp *qp);
+void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart);
 u32 sroce_wc_opcode(const struct sroce_swqe *sw);
 
 #endif /* SROCE_QP_H */

@@ -210,6 +210,12 @@ void sroce_recv_skb(struct sroce_dev *sdev, struct sk_buff *skb,
 		goto drop;
 	}
 
+	if (unlikely(sroce_fault_armed(&sdev->fault, SROCE_FAULT_RX)) &&
+	    __sroce_fault_drop(sdev, SROCE_FAULT_RX, skb->data + SROCE_UDP_HDR_LEN,
+			       skb_headlen(skb) - SROCE_UDP_HDR_LEN)) {
+		consume_skb(skb);
+		return;
+	}
 	sroce_fill_pkt(sdev, skb, &h, net_type, loopback);
 	__skb_pull(skb, SROCE_UDP_HDR_LEN);
 	sroce_count(sdev, SROCE_CNT_RX_PKTS);

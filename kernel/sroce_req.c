@@ -15,6 +15,7 @@
 #include "sroce_mr.h"
 #include "sroce_mw.h"
 #include "sroce_ring.h"
+#include "aeth.h"
 #include "opcode.h"
 #include "parse.h"
 #include "psn.h"
@@ -310,7 +311,12 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	/* A packet lost on the way out is recovered like one lost on the wire. */
 	if (err && qp->type != SROCE_QPT_RC)
 		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
-	sroce_count(qp->sdev, SROCE_CNT_REQ_SENT);
+	if (qp->type == SROCE_QPT_RC && psn_before(h.psn, qp->req.psn_new)) {
+		sroce_count(qp->sdev, SROCE_CNT_RETRANS_PKTS);
+	} else {
+		sroce_count(qp->sdev, SROCE_CNT_REQ_SENT);
+		qp->req.psn_new = psn_add(h.psn, psn_step);
+	}
 
 	if (first && qp->req.offset == 0)
 		sw->state = SROCE_SWQE_SENDING;
@@ -360,7 +366,41 @@ static void sroce_req_rewind(struct sroce_qp *qp)
 	}
 }
 
-/* May the WQE at req.cur start (fence, READ/ATOMIC window, SQD)? */
+/* Does the message consume a receive WQE at the responder? */
+static bool sroce_swqe_uses_rwqe(const struct sroce_swqe *sw)
+{
+	return sw->kind == SROCE_WR_SEND || sw->kind == SROCE_WR_SEND_IMM ||
+	       sw->kind == SROCE_WR_SEND_INV || sw->kind == SROCE_WR_WRITE_IMM;
+}
+
+/*
+ * End-to-end flow control (R2.10, IBA 9.7.7.2): start a message that needs
+ * a receive WQE only while fewer such messages are in flight past the last
+ * acknowledged one than the responder had WQEs free. With none in flight
+ * one goes anyway: its ACK (or RNR NAK) brings fresh credits.
+ */
+static bool sroce_req_credit_ok(struct sroce_qp *qp, struct sroce_swqe *sw)
+{
+	u32 idx, n = 0;
+
+	if (qp->type != SROCE_QPT_RC || !sroce_swqe_uses_rwqe(sw) ||
+	    qp->req.credits == SROCE_CREDITS_UNLIMITED)
+		return true;
+	for (idx = qp->comp.tail; idx != qp->req.cur; idx++) {
+		struct sroce_swqe *w = sroce_swqe_at(qp, idx);
+
+		if (w->npkts && w->state != SROCE_SWQE_DONE &&
+		    w->state != SROCE_SWQE_POSTED && sroce_swqe_uses_rwqe(w) &&
+		    psn_after(w->first_psn, qp->req.credit_psn))
+			n++;
+	}
+	if (!n || n < qp->req.credits)
+		return true;
+	sroce_count(qp->sdev, SROCE_CNT_CREDIT_STALL);
+	return false;
+}
+
+/* May the WQE at req.cur start (fence, READ/ATOMIC window, credits, SQD)? */
 static bool sroce_req_may_start(struct sroce_qp *qp, struct sroce_swqe *sw)
 {
 	if (qp->req.offset)
@@ -374,7 +414,7 @@ static bool sroce_req_may_start(struct sroce_qp *qp, struct sroce_swqe *sw)
 		sroce_count(qp->sdev, SROCE_CNT_RD_ATOMIC_STALL);
 		return false;		/* the SQ stalls (R2.7) */
 	}
-	return true;
+	return sroce_req_credit_ok(qp, sw);
 }
 
 bool sroce_req_run(struct sroce_qp *qp)
@@ -446,7 +486,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 		}
 	}
 	if (progress && qp->type == SROCE_QPT_RC)
-		sroce_comp_arm_timer(qp);
+		sroce_comp_arm_timer(qp, false);
 	return progress;
 }
 
@@ -454,9 +494,18 @@ void sroce_req_reset(struct sroce_qp *qp)
 {
 	qp->req.offset = 0;
 	qp->req.psn = qp->attr.sq_psn;
+	qp->req.psn_new = qp->attr.sq_psn;
 	qp->req.rd_atomic = 0;
 	qp->req.need_retry = false;
 	qp->req.wait_fence = false;
 	qp->req.rnr_wait = false;
 	qp->req.noack_pkts = 0;
+	sroce_req_reset_credits(qp);
+}
+
+/* A new connection: no credits yet, one message may probe (IBA 9.7.7.2). */
+void sroce_req_reset_credits(struct sroce_qp *qp)
+{
+	qp->req.credits = 0;
+	qp->req.credit_psn = psn_sub(qp->attr.sq_psn, 1);
 }

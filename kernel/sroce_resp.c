@@ -200,6 +200,11 @@ static bool sroce_resp_no_wqe(struct sroce_qp *qp, const struct sroce_hdrs *h)
 	}
 	sroce_resp_send_ack(qp, h->psn, sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
 	sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+	/*
+	 * The requester goes back to this PSN after its RNR wait: the
+	 * packets behind it are dropped without a sequence NAK (R2.4, R2.5).
+	 */
+	qp->resp.nak_sent = true;
 	return false;
 }
 

@@ -196,6 +196,16 @@ static int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 }
 
 /* Last call for a device being unregistered; ib_dealloc_device follows. */
+/*
+ * Registration, with the name assigned; dealloc_driver cannot run before
+ * this returns (the core holds a reference until registration ends).
+ */
+static int sroce_enable_driver(struct ib_device *ibdev)
+{
+	sroce_fault_dev_debugfs(to_sroce_dev(ibdev));
+	return 0;
+}
+
 static void sroce_dealloc_driver(struct ib_device *ibdev)
 {
 	struct sroce_dev *sdev = to_sroce_dev(ibdev);
@@ -209,6 +219,7 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&sdev->ah_xa);
 	sroce_mcast_fini(sdev);
 	sroce_dev_list_del(sdev);
+	sroce_fault_dev_fini(sdev);
 	sroce_net_dev_fini(sdev);
 	pr_info(DRV_NAME ": removed %s\n", dev_name(&ibdev->dev));
 }
@@ -225,6 +236,7 @@ const struct ib_device_ops sroce_dev_ops = {
 	.dealloc_pd = sroce_dealloc_pd,
 	.dealloc_ucontext = sroce_dealloc_ucontext,
 	.disassociate_ucontext = sroce_disassociate_ucontext,
+	.enable_driver = sroce_enable_driver,
 	.get_dev_fw_str = sroce_get_dev_fw_str,
 	.get_link_layer = sroce_get_link_layer,
 	.get_port_immutable = sroce_get_port_immutable,

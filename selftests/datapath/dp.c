@@ -417,8 +417,10 @@ static void to_rtr_rts(struct dp_pair *p, struct dp_end *e, struct dp_end *peer,
 		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 		if (p->cfg.type == IBV_QPT_RC) {
 			rd = e->dev->attr.orig_attr.max_qp_rd_atom;
-			at.max_dest_rd_atomic = rd > 16 ? 16 : rd;
-			at.min_rnr_timer = 12;	/* 0.64 ms */
+			at.max_dest_rd_atomic = p->cfg.max_dest_rd_atomic ?:
+						rd > 16 ? 16 : rd;
+			at.min_rnr_timer = p->cfg.rc_timers ? p->cfg.min_rnr_timer :
+					   12;	/* 0.64 ms */
 			mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 		}
 	}
@@ -430,10 +432,10 @@ static void to_rtr_rts(struct dp_pair *p, struct dp_end *e, struct dp_end *peer,
 	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
 	if (p->cfg.type == IBV_QPT_RC) {
 		rd = e->dev->attr.orig_attr.max_qp_init_rd_atom;
-		at.timeout = 14;
-		at.retry_cnt = 7;
-		at.rnr_retry = 7;
-		at.max_rd_atomic = rd > 16 ? 16 : rd;
+		at.timeout = p->cfg.rc_timers ? p->cfg.timeout : 14;
+		at.retry_cnt = p->cfg.rc_timers ? p->cfg.retry_cnt : 7;
+		at.rnr_retry = p->cfg.rc_timers ? p->cfg.rnr_retry : 7;
+		at.max_rd_atomic = p->cfg.max_rd_atomic ?: rd > 16 ? 16 : rd;
 		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			IBV_QP_MAX_QP_RD_ATOMIC;
 	}

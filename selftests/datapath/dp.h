@@ -85,6 +85,13 @@ struct dp_cfg {
 	size_t buf_len;		/* bytes of each end's registered buffer */
 	uint32_t psn_a, psn_b;	/* start PSNs (A sends with psn_a) */
 	struct ibv_srq *use_srq;	/* B's QP uses this SRQ (shared by pairs) */
+	/*
+	 * RC: when rc_timers is set, both QPs get these instead of the
+	 * defaults (timeout 14, retry_cnt 7, rnr_retry 7, min_rnr_timer 12).
+	 */
+	int rc_timers;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	uint8_t max_rd_atomic, max_dest_rd_atomic;	/* 0: min(device, 16) */
 };
 
 struct dp_end {

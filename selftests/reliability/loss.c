@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * loss: one RC (and UC) loss path per case, with sroce's deterministic drop
+ * rules (Documentation/fault-injection.md). End A is the requester, B the
+ * responder; A's first PSN is 0xfffff0 (dp.c), so most messages cross the
+ * 24-bit PSN wrap (seed-rules R2.8). Every case checks the data byte for
+ * byte, that the responder executed each message exactly once, and the
+ * counters of the recovery path it exercised (seed-rules R2.1 - R2.8,
+ * R3.7).
+ */
+#include <arpa/inet.h>
+#include "rel.h"
+
+#define MSG_PKTS 4			/* FIRST, MIDDLE, MIDDLE, LAST */
+#define ROFF 4096			/* remote range in B's buffer */
+
+struct lossctx {
+	struct dp_pair p;
+	struct dp_dev d[2];
+	struct rel_ctrs ca, cb;
+	size_t len;
+};
+
+static void ctx_up(struct lossctx *x, enum ibv_qp_type type, struct dp_cfg *cfg)
+{
+	struct dp_cfg def = { .type = type };
+
+	if (!cfg)
+		cfg = &def;
+	cfg->type = type;
+	dp_setup(&x->p, x->d, 4, cfg);
+	rel_fault_off(&x->p.a);
+	rel_fault_off(&x->p.b);
+	x->len = (MSG_PKTS - 1) * x->p.mtu + x->p.mtu / 2;
+	rel_ctrs_take(&x->ca, &x->p.a);
+	rel_ctrs_take(&x->cb, &x->p.b);
+}
+
+static void ctx_down(struct lossctx *x)
+{
+	rel_ctrs_note(&x->ca);
+	rel_ctrs_note(&x->cb);
+	rel_fault_off(&x->p.a);
+	rel_fault_off(&x->p.b);
+	dp_teardown(&x->p, x->d);
+}
+
+#define A_DELTA(x, n) rel_delta(&(x)->ca, n)
+#define B_DELTA(x, n) rel_delta(&(x)->cb, n)
+
+/* A SEND of x->len bytes from A, received by B into a fresh WQE; checked. */
+static void send_msg(struct lossctx *x, uint32_t seed)
+{
+	struct dp_sgl s, r;
+	struct ibv_wc wc;
+
+	dp_sgl_make(&s, &x->p.a.buf, 0, x->len, 1, 0);
+	dp_sgl_fill(&s, seed);
+	dp_sgl_make(&r, &x->p.b.buf, 0, x->len, 1, 0);
+	dp_sgl_clear(&r, 0x5a);
+	dp_post_recv(&x->p.b, seed, r.sge, r.n);
+	dp_send_wr(&x->p, IBV_WR_SEND, seed, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(x->p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, seed, x->p.a.qp->qp_num, "SEND");
+	dp_poll(x->p.b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, seed, x->p.b.qp->qp_num, "RECV");
+	CHECK_EQ(wc.byte_len, x->len, "receive byte_len");
+	dp_sgl_check(&r, seed, 0x5a, "received message");
+	/* R2.6: executed once, so exactly one receive completion. */
+	dp_expect_none(x->p.b.rcq, 100, "a second receive completion");
+}
+
+static void write_msg(struct lossctx *x, uint32_t seed)
+{
+	unsigned char *dst = x->p.b.buf.p + ROFF;
+	struct dp_sgl s;
+	struct ibv_wc wc;
+
+	dp_sgl_make(&s, &x->p.a.buf, 0, x->len, 1, 0);
+	dp_sgl_fill(&s, seed);
+	memset(dst - DP_GAP, 0x5a, x->len + 2 * DP_GAP);
+	dp_send_wr(&x->p, IBV_WR_RDMA_WRITE, seed, &s, IBV_SEND_SIGNALED, 0,
+		   (uintptr_t)dst, x->p.b.buf.mr->rkey);
+	dp_poll(x->p.a.scq, &wc, DP_TIMEOUT_MS, "WRITE completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, seed, x->p.a.qp->qp_num,
+		    "WRITE");
+	dp_check_fill(dst - DP_GAP, DP_GAP, 0x5a, "guard before the WRITE");
+	dp_check_range(dst, x->len, seed, "written range");
+	dp_check_fill(dst + x->len, DP_GAP, 0x5a, "guard after the WRITE");
+}
+
+static void read_msg(struct lossctx *x, uint32_t seed)
+{
+	unsigned char *src = x->p.b.buf.p + ROFF;
+	struct dp_sgl s;
+	struct ibv_wc wc;
+	size_t i;
+
+	for (i = 0; i < x->len; i++)
+		src[i] = dp_pat(i, seed);
+	dp_sgl_make(&s, &x->p.a.buf, 64, x->len, 1, 0);
+	dp_sgl_clear(&s, 0x5a);
+	dp_send_wr(&x->p, IBV_WR_RDMA_READ, seed, &s, IBV_SEND_SIGNALED, 0,
+		   (uintptr_t)src, x->p.b.buf.mr->rkey);
+	dp_poll(x->p.a.scq, &wc, DP_TIMEOUT_MS, "READ completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, seed, x->p.a.qp->qp_num,
+		    "READ");
+	CHECK_EQ(wc.byte_len, x->len, "READ byte_len");
+	dp_sgl_check(&s, seed, 0x5a, "data read");
+}
+
+/* The WRITE or SEND message is listed as c->op, the lost packet as c->arg. */
+enum { LOSE_FIRST, LOSE_MIDDLE, LOSE_LAST };
+
+/*
+ * seed-rules R2.5: a lost first or middle packet makes B NAK the gap once
+ * and A resend at once from the NAKed PSN (no timer); a lost last packet
+ * has nothing behind it, so only the local ACK timer recovers it (R2.2),
+ * and A goes back to the oldest unacknowledged PSN (R2.6: the packets B
+ * already has are duplicates, ACKed again and not executed again).
+ */
+static void test_lose_pkt(const struct dp_case *c)
+{
+	static const int send_ops[] = { OP_SEND_FIRST, OP_SEND_MIDDLE, OP_SEND_LAST };
+	static const int write_ops[] = { OP_WRITE_FIRST, OP_WRITE_MIDDLE, OP_WRITE_LAST };
+	int write = c->op == IBV_WR_RDMA_WRITE;
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	/* skip=1 for "middle": the second MIDDLE, PSN first + 2 */
+	rel_fault(&x.p.a, "tx", "opcode=%d skip=%d drop=1",
+		  (write ? write_ops : send_ops)[c->arg], c->arg == LOSE_MIDDLE);
+	if (write)
+		write_msg(&x, 11 + c->arg);
+	else
+		send_msg(&x, 11 + c->arg);
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "packets dropped by the rule");
+	/* Go-back-N from the oldest unacknowledged PSN: all 4, or 2 after MIDDLE 1 */
+	CHECK_EQ(A_DELTA(&x, "retrans_pkts"), c->arg == LOSE_MIDDLE ? 2 : MSG_PKTS,
+		 "A retrans_pkts");
+	if (c->arg == LOSE_LAST) {
+		CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 0, "B seq_nak_sent");
+		CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 1, "A ack_timer_expired");
+		CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 1, "A retrans_timeout");
+		/* FIRST and both MIDDLEs came again: duplicates, not executed. */
+		CHECK_EQ(B_DELTA(&x, "duplicate_request"), MSG_PKTS - 1,
+			 "B duplicate_request");
+	} else {
+		CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 1, "B seq_nak_sent (once per gap)");
+		CHECK_EQ(A_DELTA(&x, "seq_nak_rcvd"), 1, "A seq_nak_rcvd");
+		CHECK_EQ(A_DELTA(&x, "retrans_seq_nak"), 1, "A retrans_seq_nak");
+		CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
+		/* the packets after the gap: 3 after FIRST, LAST after MIDDLE 2 */
+		CHECK_EQ(B_DELTA(&x, "out_of_sequence"),
+			 c->arg == LOSE_FIRST ? MSG_PKTS - 1 : 1, "B out_of_sequence");
+		CHECK_EQ(B_DELTA(&x, "duplicate_request"), 0, "B duplicate_request");
+	}
+	/* The QP goes on working. */
+	if (write)
+		write_msg(&x, 21);
+	else
+		send_msg(&x, 21);
+	ctx_down(&x);
+}
+
+/* seed-rules R2.2: a lost READ request has no successor: the timer. */
+static void test_lose_read_req(const struct dp_case *c)
+{
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	rel_fault(&x.p.a, "tx", "opcode=%d", OP_READ_REQ);
+	read_msg(&x, 31);
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "READ requests dropped");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 1, "A retrans_timeout");
+	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 0, "B duplicate_request");
+	read_msg(&x, 32);
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.6: a lost middle READ response: A asks again for the part
+ * it lacks (a narrowed READ), B finds the READ in its table and serves it
+ * again, without a timer.
+ */
+static void test_lose_read_resp(const struct dp_case *c)
+{
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	rel_fault(&x.p.b, "tx", "opcode=%d", OP_READ_RESP_MIDDLE);
+	read_msg(&x, 41);
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "READ responses dropped");
+	CHECK(B_DELTA(&x, "duplicate_request") >= 1, "B saw no duplicate READ");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
+	read_msg(&x, 42);
+	ctx_down(&x);
+}
+
+/* seed-rules R2.6: a lost ACK: the SEND comes again, is ACKed, not re-run. */
+static void test_lose_ack(const struct dp_case *c)
+{
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	x.len = 100;
+	rel_fault(&x.p.b, "tx", "opcode=%d aeth=ack", OP_ACK);
+	send_msg(&x, 51);
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "ACKs dropped");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 1, "A retrans_timeout");
+	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 1, "B duplicate_request");
+	send_msg(&x, 52);
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.5: a lost sequence NAK is not sent again for the same gap;
+ * the timer recovers.
+ */
+static void test_lose_nak(const struct dp_case *c)
+{
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	rel_fault(&x.p.a, "tx", "opcode=%d", OP_SEND_MIDDLE);
+	rel_fault(&x.p.b, "tx", "opcode=%d aeth=nak", OP_ACK);
+	send_msg(&x, 61);
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "NAKs dropped");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 1, "B seq_nak_sent (once per gap)");
+	CHECK_EQ(A_DELTA(&x, "seq_nak_rcvd"), 0, "A seq_nak_rcvd");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 1, "A retrans_timeout");
+	send_msg(&x, 62);
+	ctx_down(&x);
+}
+
+/* seed-rules R2.6: a lost ATOMIC ACK: the duplicate gets the saved value. */
+static void test_lose_atomic_resp(const struct dp_case *c)
+{
+	uint64_t *word, *res;
+	struct ibv_send_wr wr = { 0 };
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	if (x.d[0].attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE)
+		dp_skip("the device has no atomics");
+	word = (uint64_t *)(x.p.b.buf.p + ROFF);
+	res = (uint64_t *)x.p.a.buf.p;
+	*word = 1000;
+	*res = 0;
+	sge = (struct ibv_sge){ (uintptr_t)res, 8, x.p.a.buf.mr->lkey };
+	wr.wr_id = 71;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.atomic.remote_addr = (uintptr_t)word;
+	wr.wr.atomic.rkey = x.p.b.buf.mr->rkey;
+	wr.wr.atomic.compare_add = 7;
+	rel_fault(&x.p.b, "tx", "opcode=%d", OP_ATOMIC_ACK);
+	dp_post_send(&x.p.a, &wr);
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "FETCH_AND_ADD completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_FETCH_ADD, 71, x.p.a.qp->qp_num,
+		    "FETCH_AND_ADD");
+	CHECK_EQ(*word, 1007, "target after one FETCH_AND_ADD (executed once)");
+	CHECK_EQ(*res, 1000, "original value returned to the requester");
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "ATOMIC ACKs dropped");
+	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 1, "B duplicate_request");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 1, "A retrans_timeout");
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.2: the last packet of a burst has no successor to reveal
+ * the gap: only the local ACK timer recovers it. Coalesced ACKs (R2.8)
+ * acknowledge the rest.
+ */
+static void test_lose_burst_tail(const struct dp_case *c)
+{
+	enum { N = 8, LEN = 200 };
+	struct dp_sgl s[N], r[N];
+	struct ibv_wc wc;
+	struct lossctx x;
+	int i;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	rel_fault(&x.p.a, "tx", "opcode=%d skip=%d", OP_SEND_ONLY, N - 1);
+	for (i = 0; i < N; i++) {
+		dp_sgl_make(&r[i], &x.p.b.buf, i * 512, LEN, 1, 0);
+		dp_sgl_clear(&r[i], 0x5a);
+		dp_post_recv(&x.p.b, 100 + i, r[i].sge, r[i].n);
+	}
+	for (i = 0; i < N; i++) {
+		dp_sgl_make(&s[i], &x.p.a.buf, i * 512, LEN, 1, 0);
+		dp_sgl_fill(&s[i], 100 + i);
+		dp_send_wr(&x.p, IBV_WR_SEND, 100 + i, &s[i], IBV_SEND_SIGNALED, 0, 0, 0);
+	}
+	for (i = 0; i < N; i++) {
+		dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 100 + i,
+			    x.p.a.qp->qp_num, "SEND of the burst");
+		dp_poll(x.p.b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 100 + i,
+			    x.p.b.qp->qp_num, "RECV of the burst");
+		dp_sgl_check(&r[i], 100 + i, 0x5a, "message of the burst");
+	}
+	dp_expect_none(x.p.b.rcq, 100, "an extra receive completion");
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "SENDs dropped");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 1, "A retrans_timeout");
+	CHECK_EQ(A_DELTA(&x, "retrans_pkts"), 1, "A retrans_pkts (the rest was ACKed)");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 0, "B seq_nak_sent");
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.8: the lost packet is the one whose PSN wraps to 0, in a
+ * SEND and a WRITE that start at 0xfffffe.
+ */
+static void test_psn_wrap(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .psn_a = 0xfffffe, .psn_b = 0xfffffd };
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	rel_fault(&x.p.a, "tx", "psn=0");
+	send_msg(&x, 81);		/* PSNs 0xfffffe .. 0x000001 */
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "packets dropped");
+	CHECK_EQ(A_DELTA(&x, "retrans_seq_nak"), 1, "A retrans_seq_nak");
+	rel_fault(&x.p.a, "tx", "psn=3");
+	write_msg(&x, 82);		/* PSNs 2 .. 5 */
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 2, "packets dropped");
+	rel_fault(&x.p.b, "tx", "psn=7 opcode=%d", OP_READ_RESP_MIDDLE);
+	read_msg(&x, 83);		/* PSNs 6 .. 9 */
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "READ responses dropped");
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.2: with every packet lost, retry_cnt = N means exactly N
+ * retries (N + 1 transmissions), then IBV_WC_RETRY_EXC_ERR, the QP in
+ * ERROR and the rest flushed. 7 is a count, not "infinite".
+ */
+static void test_retry_exhausted(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .rc_timers = 1, .timeout = 8, .retry_cnt = c->arg,
+			      .rnr_retry = 7, .min_rnr_timer = 1 };
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr qi;
+	struct ibv_wc wc;
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	x.len = 64;
+	rel_fault(&x.p.a, "tx", "drop=1000000");
+	dp_send_wr(&x.p, IBV_WR_SEND, 91, NULL, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_send_wr(&x.p, IBV_WR_SEND, 92, NULL, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+	dp_check_wc(&wc, IBV_WC_RETRY_EXC_ERR, IBV_WC_SEND, 91, x.p.a.qp->qp_num,
+		    "SEND with every packet lost");
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "second SEND completion");
+	CHECK_EQ(wc.status, IBV_WC_WR_FLUSH_ERR, "second SEND (flushed)");
+	CHECK(!ibv_query_qp(x.p.a.qp, &qa, IBV_QP_STATE, &qi), "query_qp");
+	CHECK_EQ(qa.qp_state, IBV_QPS_ERR, "requester QP state");
+	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), c->arg + 1, "A ack_timer_expired");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), c->arg, "A retrans_timeout");
+	CHECK_EQ(A_DELTA(&x, "retry_exceeded"), 1, "A retry_exceeded");
+	/* Go-back-N: every retry sends both SENDs again. */
+	/*
+	 * A new connection has no end-to-end credits (R2.10): the first
+	 * SEND goes alone, and each retry resends only it.
+	 */
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), c->arg + 1, "transmissions");
+	CHECK_EQ(A_DELTA(&x, "retrans_pkts"), c->arg, "A retrans_pkts");
+	rel_fault_off(&x.p.a);
+	ctx_down(&x);
+}
+
+/* seed-rules R2.2: timeout = 0: no timer, so a lost tail is never resent. */
+static void test_timeout_zero(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .rc_timers = 1, .timeout = 0, .retry_cnt = 7,
+			      .rnr_retry = 7, .min_rnr_timer = 1 };
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	rel_fault(&x.p.a, "tx", "opcode=%d", OP_SEND_ONLY);
+	dp_send_wr(&x.p, IBV_WR_SEND, 95, NULL, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_expect_none(x.p.a.scq, 1000, "SEND completion with no timer");
+	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 0, "A ack_timer_expired");
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "SENDs dropped");
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.4: RNR NAK: rnr_retry = N gives N retries then
+ * IBV_WC_RNR_RETRY_EXC_ERR; 7 retries until a receive WQE comes.
+ */
+static void test_rnr(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .rc_timers = 1, .timeout = 14, .retry_cnt = 7,
+			      .rnr_retry = c->arg, .min_rnr_timer = 1 };
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	dp_send_wr(&x.p, IBV_WR_SEND, 97, NULL, IBV_SEND_SIGNALED, 0, 0, 0);
+	if (c->arg != 7) {
+		dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+		dp_check_wc(&wc, IBV_WC_RNR_RETRY_EXC_ERR, IBV_WC_SEND, 97,
+			    x.p.a.qp->qp_num, "SEND with no receive WQE");
+		CHECK_EQ(A_DELTA(&x, "rnr_nak_rcvd"), c->arg + 1, "A rnr_nak_rcvd");
+		CHECK_EQ(A_DELTA(&x, "retrans_rnr"), c->arg, "A retrans_rnr");
+		CHECK_EQ(A_DELTA(&x, "rnr_retry_exceeded"), 1, "A rnr_retry_exceeded");
+	} else {
+		rel_sleep_ms(300);	/* many RNR waits of 10 us */
+		CHECK(A_DELTA(&x, "retrans_rnr") > 8, "A retried too few times");
+		sge = (struct ibv_sge){ (uintptr_t)x.p.b.buf.p, 64, x.p.b.buf.mr->lkey };
+		dp_post_recv(&x.p.b, 98, &sge, 1);
+		dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 97, x.p.a.qp->qp_num,
+			    "SEND after the receive WQE came");
+		dp_poll(x.p.b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 98, x.p.b.qp->qp_num,
+			    "RECV after RNR waits");
+		CHECK_EQ(A_DELTA(&x, "rnr_retry_exceeded"), 0, "A rnr_retry_exceeded");
+	}
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R3.7: UC: a lost packet drops that message; the receive WQE
+ * is used again by the next message, and nothing goes to ERROR.
+ */
+static void test_uc_lose_middle(const struct dp_case *c)
+{
+	struct dp_sgl s, r;
+	struct ibv_wc wc;
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_UC, NULL);
+	dp_sgl_make(&r, &x.p.b.buf, 0, x.len, 1, 0);
+	dp_sgl_clear(&r, 0x5a);
+	dp_post_recv(&x.p.b, 200, r.sge, r.n);
+	dp_sgl_make(&s, &x.p.a.buf, 0, x.len, 1, 0);
+	dp_sgl_fill(&s, 201);
+	rel_fault(&x.p.a, "tx", "opcode=0x21");	/* UC SEND MIDDLE */
+	dp_send_wr(&x.p, IBV_WR_SEND, 201, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "UC SEND completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 201, x.p.a.qp->qp_num, "UC SEND");
+	dp_expect_none(x.p.b.rcq, 200, "receive of the message that lost a packet");
+	dp_sgl_fill(&s, 202);
+	dp_send_wr(&x.p, IBV_WR_SEND, 202, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "UC SEND completion");
+	dp_poll(x.p.b.rcq, &wc, DP_TIMEOUT_MS, "receive of the next message");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 200, x.p.b.qp->qp_num,
+		    "the same receive WQE, reused");
+	CHECK_EQ(wc.byte_len, x.len, "receive byte_len");
+	dp_sgl_check(&r, 202, 0x5a, "the next message");
+	CHECK_EQ(B_DELTA(&x, "uc_msg_dropped"), 1, "B uc_msg_dropped");
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.10: end-to-end credits. B has 2 receive WQEs and A posts
+ * 6 SENDs: A sends 2, then only one message at a time (the probe that
+ * meets an RNR NAK) instead of the whole burst; when B posts 4 more
+ * receives, everything completes in order. With an SRQ, B's ACKs carry no
+ * credits and A never waits for them.
+ */
+static void test_credits(const struct dp_case *c)
+{
+	enum { N = 6, FIRST = 2, LEN = 100 };
+	struct dp_cfg cfg = { .srq = c->arg };
+	struct dp_sgl s[N], r[N];
+	struct ibv_wc wc;
+	struct lossctx x;
+	int i;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	/* One round trip first: its ACK brings the first credit count. */
+	dp_sgl_make(&r[0], &x.p.b.buf, 0, LEN, 1, 0);
+	if (c->arg)
+		dp_post_srq_recv(x.p.b.srq, 299, r[0].sge, r[0].n);
+	else
+		dp_post_recv(&x.p.b, 299, r[0].sge, r[0].n);
+	dp_send_wr(&x.p, IBV_WR_SEND, 299, NULL, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "first SEND completion");
+	dp_poll(x.p.b.rcq, &wc, DP_TIMEOUT_MS, "first receive completion");
+	rel_ctrs_take(&x.ca, &x.p.a);
+	for (i = 0; i < N; i++) {
+		dp_sgl_make(&r[i], &x.p.b.buf, i * 512, LEN, 1, 0);
+		dp_sgl_clear(&r[i], 0x5a);
+		dp_sgl_make(&s[i], &x.p.a.buf, i * 512, LEN, 1, 0);
+		dp_sgl_fill(&s[i], 300 + i);
+	}
+	for (i = 0; i < FIRST; i++) {
+		if (c->arg)
+			dp_post_srq_recv(x.p.b.srq, 300 + i, r[i].sge, r[i].n);
+		else
+			dp_post_recv(&x.p.b, 300 + i, r[i].sge, r[i].n);
+	}
+	for (i = 0; i < N; i++)
+		dp_send_wr(&x.p, IBV_WR_SEND, 300 + i, &s[i], IBV_SEND_SIGNALED, 0, 0, 0);
+	rel_sleep_ms(300);
+	for (i = FIRST; i < N; i++) {
+		if (c->arg)
+			dp_post_srq_recv(x.p.b.srq, 300 + i, r[i].sge, r[i].n);
+		else
+			dp_post_recv(&x.p.b, 300 + i, r[i].sge, r[i].n);
+	}
+	for (i = 0; i < N; i++) {
+		dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 300 + i,
+			    x.p.a.qp->qp_num, "SEND");
+		dp_poll(x.p.b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 300 + i,
+			    x.p.b.qp->qp_num, "RECV");
+		dp_sgl_check(&r[i], 300 + i, 0x5a, "message");
+	}
+	CHECK(A_DELTA(&x, "retrans_rnr") > 0, "no RNR NAK: B had WQEs for all?");
+	/* R2.4: RNR waits are not ACK timeouts, and after an RNR NAK the
+	 * packets behind the NAKed one get no sequence NAK. */
+	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 0, "A ack_timer_expired");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 0, "B seq_nak_sent");
+	if (c->arg) {
+		CHECK_EQ(A_DELTA(&x, "credit_stall"), 0,
+			 "A credit_stall with an SRQ (its ACKs carry no credits)");
+	} else {
+		CHECK(A_DELTA(&x, "credit_stall") > 0, "A never waited for credits");
+		/* Each RNR retry resends only the probe, not a burst. */
+		CHECK_EQ(A_DELTA(&x, "retrans_pkts"), A_DELTA(&x, "retrans_rnr"),
+			 "A retrans_pkts (one per RNR retry)");
+	}
+	ctx_down(&x);
+}
+
+#define RC(n, f, o, a) { n, f, IBV_QPT_RC, 4, o, a }
+static const struct dp_case cases[] = {
+	RC("send_lose_first", test_lose_pkt, IBV_WR_SEND, LOSE_FIRST),
+	RC("send_lose_middle", test_lose_pkt, IBV_WR_SEND, LOSE_MIDDLE),
+	RC("send_lose_last", test_lose_pkt, IBV_WR_SEND, LOSE_LAST),
+	RC("write_lose_first", test_lose_pkt, IBV_WR_RDMA_WRITE, LOSE_FIRST),
+	RC("write_lose_middle", test_lose_pkt, IBV_WR_RDMA_WRITE, LOSE_MIDDLE),
+	RC("write_lose_last", test_lose_pkt, IBV_WR_RDMA_WRITE, LOSE_LAST),
+	RC("read_lose_request", test_lose_read_req, 0, 0),
+	RC("read_lose_middle_response", test_lose_read_resp, 0, 0),
+	RC("lose_ack", test_lose_ack, 0, 0),
+	RC("lose_nak", test_lose_nak, 0, 0),
+	RC("atomic_lose_response", test_lose_atomic_resp, 0, 0),
+	RC("lose_burst_tail", test_lose_burst_tail, 0, 0),
+	RC("psn_wrap_losses", test_psn_wrap, 0, 0),
+	RC("retry_cnt_0_exhausted", test_retry_exhausted, 0, 0),
+	RC("retry_cnt_7_exhausted", test_retry_exhausted, 0, 7),
+	RC("timeout_0_no_timer", test_timeout_zero, 0, 0),
+	RC("rnr_retry_2_exhausted", test_rnr, 0, 2),
+	RC("rnr_retry_7_infinite", test_rnr, 0, 7),
+	RC("credits_rq", test_credits, 0, 0),
+	RC("credits_srq_none", test_credits, 0, 1),
+	{ "uc_lose_middle", test_uc_lose_middle, IBV_QPT_UC, 4, 0, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	return dp_main(argc, argv, cases, ARRAY_SIZE(cases));
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Helpers of the reliability tests: see rel.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <time.h>
+#include <unistd.h>
+#include "rel.h"
+
+#define DEBUGFS "/sys/kernel/debug/sroce"
+
+void rel_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f, "open %s: %s (debugfs mounted? sroce built with it?)", path,
+	      strerror(errno));
+	CHECK(fputs(text, f) >= 0 && fclose(f) == 0, "write '%s' to %s: %s",
+	      text, path, strerror(errno));
+}
+
+void rel_fault(const struct dp_end *e, const char *dir, const char *fmt, ...)
+{
+	char path[256], rule[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rule, sizeof(rule), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), DEBUGFS "/%s/%s_drop", e->dev->name, dir);
+	write_file(path, rule);
+}
+
+void rel_fault_off(const struct dp_end *e)
+{
+	rel_fault(e, "tx", "off");
+	rel_fault(e, "rx", "off");
+}
+
+void rel_ctrs_take(struct rel_ctrs *c, const struct dp_end *e)
+{
+	char dir[256], path[512];
+	struct dirent *de;
+	DIR *d;
+
+	/* The core caches hw counters for 10 ms: read a fresh set. */
+	rel_sleep_ms(20);
+	memset(c, 0, sizeof(*c));
+	c->dev = e->dev->name;
+	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/1/hw_counters",
+		 c->dev);
+	d = opendir(dir);
+	CHECK(d, "opendir %s: %s", dir, strerror(errno));
+	while ((de = readdir(d)) && c->n < REL_MAX_CTRS) {
+		FILE *f;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "lifespan") ||
+		    strlen(de->d_name) >= sizeof(c->name[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &c->v[c->n]) == 1) {
+			memcpy(c->name[c->n], de->d_name, strlen(de->d_name) + 1);
+			c->n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	CHECK(c->n > 0, "no counters in %s", dir);
+}
+
+unsigned long long rel_delta(const struct rel_ctrs *c, const char *name)
+{
+	struct dp_end e;
+	struct dp_dev d;
+	struct rel_ctrs now;
+	int i;
+
+	d.name = c->dev;
+	e.dev = &d;
+	rel_ctrs_take(&now, &e);
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], name))
+			break;
+	CHECK(i < c->n && !strcmp(now.name[i], name), "%s: no counter %s",
+	      c->dev, name);
+	return now.v[i] - c->v[i];
+}
+
+void rel_ctrs_note(const struct rel_ctrs *c)
+{
+	struct dp_end e;
+	struct dp_dev d;
+	struct rel_ctrs now;
+	int i;
+
+	d.name = c->dev;
+	e.dev = &d;
+	rel_ctrs_take(&now, &e);
+	for (i = 0; i < c->n && i < now.n; i++)
+		if (now.v[i] != c->v[i] && strncmp(c->name[i], "tx_", 3) &&
+		    strncmp(c->name[i], "rx_", 3))
+			NOTE("%s %s +%llu", c->dev, c->name[i], now.v[i] - c->v[i]);
+}
+
+void rel_netem(char end, const char *args)
+{
+	char cmd[512];
+	int rc;
+
+	if (args)
+		snprintf(cmd, sizeof(cmd),
+			 "ip netns exec sroce_%c tc qdisc replace dev veth_%c root netem %s",
+			 end, end, args);
+	else
+		snprintf(cmd, sizeof(cmd),
+			 "ip netns exec sroce_%c tc qdisc del dev veth_%c root 2>/dev/null",
+			 end, end);
+	rc = system(cmd);
+	CHECK(!args || rc == 0, "'%s' failed (%d): is sch_netem available?", cmd, rc);
+}
