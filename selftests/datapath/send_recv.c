@@ -210,6 +210,36 @@ static void test_rc_send_waits(const struct dp_case *c)
 }
 
 /*
+ * seed-rules R2.9: a responder in ERROR sends nothing (no ACK, no NAK), so
+ * the requester's local ACK timer runs its retries out: IBV_WC_RETRY_EXC_ERR
+ * and ERROR on A (R2.2, R3.2); B's QP stays in ERROR.
+ */
+static void test_rc_responder_in_error(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+	struct ibv_qp_attr at = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp_init_attr ia;
+	struct dp_dev d[2];
+	struct dp_pair p;
+	struct dp_sgl s;
+	struct ibv_wc wc;
+
+	dp_setup(&p, d, c->fam, &cfg);
+	CHECK(!ibv_modify_qp(p.b.qp, &at, IBV_QP_STATE), "B to ERR");
+	dp_sgl_make(&s, &p.a.buf, 0, 100, 1, 0);
+	dp_sgl_fill(&s, 9);
+	dp_send_wr(&p, IBV_WR_SEND, 9, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "SEND to a responder in ERROR");
+	dp_check_wc(&wc, IBV_WC_RETRY_EXC_ERR, IBV_WC_SEND, 9, p.a.qp->qp_num,
+		    "SEND to a responder in ERROR");
+	CHECK(!ibv_query_qp(p.a.qp, &at, IBV_QP_STATE, &ia), "query A");
+	CHECK_EQ(at.qp_state, IBV_QPS_ERR, "A's state after RETRY_EXC_ERR");
+	CHECK(!ibv_query_qp(p.b.qp, &at, IBV_QP_STATE, &ia), "query B");
+	CHECK_EQ(at.qp_state, IBV_QPS_ERR, "B's state");
+	dp_teardown(&p, d);
+}
+
+/*
  * SEND with invalidate (RC): B binds a type 2 memory window, A writes
  * through it, A's SEND_WITH_INV names its rkey; B's receive completion says
  * WITH_INV with that rkey, and a later WRITE through it is refused
@@ -314,6 +344,7 @@ static const struct dp_case cases[] = {
 	{ "UD_send_completes_without_receiver_v4", test_send_no_recv, IBV_QPT_UD, 4 },
 	{ "UD_wrong_qkey_dropped_v4", test_bad_qkey, IBV_QPT_UD, 4 },
 	{ "RC_send_completes_on_ack_v4", test_rc_send_waits, IBV_QPT_RC, 4 },
+	{ "RC_responder_in_error_retry_exceeded_v4", test_rc_responder_in_error, IBV_QPT_RC, 4 },
 	{ "RC_SEND_WITH_INV_v4", test_send_inv, IBV_QPT_RC, 4 },
 	{ "RC_SEND_WITH_INV_v6", test_send_inv, IBV_QPT_RC, 6 },
 };
