@@ -10,6 +10,7 @@
 #   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
 #   make bench        sroce against rdma_rxe and siw in one guest run (Documentation/performance.md)
 #   make bench-odp    seed 004's ODP experiments (packet damming, packet flood)
+#   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -61,6 +62,8 @@ bench-odp: module provider selftests
 	scripts/bench/odp-damming
 	scripts/bench/odp-flood
 	scripts/bench/odp-plot
+bench-reliability: module provider selftests
+	scripts/vm/run-qemu.sh -t 3000 scripts/bench/reliability.sh
 
 clean:
 	rm -rf build
@@ -68,4 +71,4 @@ clean:
 	$(MAKE) -C selftests/fuzz clean
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs bench bench-odp clean
+.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs bench bench-odp bench-reliability clean

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Reliability test programs (included by selftests/Makefile): rel_<name>
 # from reliability/<name>.c with rel.c and the data-path harness.
-REL_PROGS := loss soak
+REL_PROGS := loss soak timing
 
 all: $(addprefix $(OUTPUT)/rel_,$(REL_PROGS))
 
