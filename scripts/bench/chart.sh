@@ -24,14 +24,14 @@ awk -F'\t' -v OFS='\t' '
 rel_dat=/src/${dat#"$SROCE_TOP"/} rel_png=/src/$(realpath --relative-to="$SROCE_TOP" "$png")
 n=$(wc -l <"$dat")
 in_root gnuplot -e "
-	set terminal pngcairo size $((300 + 28 * n)),640 font 'sans,9';
+	set terminal pngcairo noenhanced size $((300 + 28 * n)),640 font 'sans,9';
 	set output '$rel_png';
-	set title 'sroce speed relative to rdma\\_rxe and siw, same guest run (>1: sroce faster)';
+	set title 'sroce speed relative to rdma_rxe and siw, same guest run (>1: sroce faster)';
 	set logscale y 2; set grid ytics; set yrange [0.0625:64];
 	set style data histograms; set style histogram clustered gap 1;
 	set style fill solid 0.8 border -1; set boxwidth 0.9;
 	set xtics rotate by -60 scale 0; set key top left;
 	set datafile separator '\t'; set datafile missing 'NaN';
-	plot '$rel_dat' using 2:xtic(1) title 'vs rdma\\_rxe', '' using 3 title 'vs siw', 1 notitle lw 2 lc rgb 'black'
+	plot '$rel_dat' using 2:xtic(1) title 'vs rdma_rxe', '' using 3 title 'vs siw', 1 notitle lw 2 lc rgb 'black'
 " || die "gnuplot failed"
 log "chart: $png"
