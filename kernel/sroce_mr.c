@@ -553,6 +553,22 @@ static int sroce_mr_fill_pages(struct sroce_mr *mr, u64 start)
 	return 0;
 }
 
+/* The common end of a user (pinned or ODP) registration: valid, then visible. */
+static struct ib_mr *sroce_mr_publish_user(struct sroce_dev *sdev,
+					   struct sroce_mr *mr, u64 iova,
+					   u64 length, int access)
+{
+	mr->access = access;
+	mr->iova = iova;
+	mr->length = length;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	mr->ibmr.page_size = PAGE_SIZE;
+	mr->valid = true;
+	sroce_key_publish(sdev, &mr->key);
+	return &mr->ibmr;
+}
+
 /* An ODP MR: explicit, or implicit for (NULL, SIZE_MAX) (sroce_odp.c). */
 static struct ib_mr *sroce_reg_odp_mr(struct sroce_dev *sdev,
 				      struct ib_pd *ibpd, u64 start,
@@ -575,15 +591,7 @@ static struct ib_mr *sroce_reg_odp_mr(struct sroce_dev *sdev,
 	err = sroce_odp_init(mr, start, length, access);
 	if (err)
 		goto err_remove;
-	mr->access = access;
-	mr->iova = iova;
-	mr->length = length;
-	mr->ibmr.iova = iova;
-	mr->ibmr.length = length;
-	mr->ibmr.page_size = PAGE_SIZE;
-	mr->valid = true;
-	sroce_key_publish(sdev, &mr->key);
-	return &mr->ibmr;
+	return sroce_mr_publish_user(sdev, mr, iova, length, access);
 
 err_remove:
 	sroce_key_remove(sdev, &mr->key);
@@ -620,15 +628,7 @@ static struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	err = sroce_mr_fill_pages(mr, start);
 	if (err)
 		goto err_remove;
-	mr->access = access;
-	mr->iova = iova;
-	mr->length = length;
-	mr->ibmr.iova = iova;
-	mr->ibmr.length = length;
-	mr->ibmr.page_size = PAGE_SIZE;
-	mr->valid = true;
-	sroce_key_publish(sdev, &mr->key);
-	return &mr->ibmr;
+	return sroce_mr_publish_user(sdev, mr, iova, length, access);
 
 err_remove:
 	sroce_key_remove(sdev, &mr->key);
