@@ -458,9 +458,7 @@ int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,
 
 	if (mr->type != SROCE_MR_FAST || (key >> 8) != mr->key.index ||
 	    mr->ibmr.pd != &pd->ibpd || !mr->nmapped ||
-	    !is_power_of_2(mr->ibmr.page_size) ||
-	    ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
-	     !(access & IB_ACCESS_LOCAL_WRITE)))
+	    !is_power_of_2(mr->ibmr.page_size) || !sroce_mr_access_ok(access))
 		return -EINVAL;
 	spin_lock_irqsave(&mr->lock, flags);
 	if (mr->valid) {
@@ -608,8 +606,7 @@ static struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	int err;
 
 	/* IBA o10-36.2.2, as the core and mlx5 check it. */
-	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & IB_ACCESS_LOCAL_WRITE))
+	if (!sroce_mr_access_ok(access))
 		return ERR_PTR(-EINVAL);
 	if (access & IB_ACCESS_ON_DEMAND)
 		return sroce_reg_odp_mr(sdev, ibpd, start, length, iova, access);
@@ -657,8 +654,7 @@ static struct ib_mr *sroce_rereg_user_mr(struct ib_mr *ibmr, int flags,
 		return ERR_PTR(-EINVAL);
 	if (!(flags & IB_MR_REREG_ACCESS))
 		access = mr->access;
-	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & IB_ACCESS_LOCAL_WRITE))
+	if (!sroce_mr_access_ok(access))
 		return ERR_PTR(-EINVAL);
 	/* The old MR is destroyed if we make a new one: windows forbid it. */
 	if (atomic_read(&mr->num_mw))

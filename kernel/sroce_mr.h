@@ -80,7 +80,7 @@ struct sroce_mr {
 	struct ib_umem_odp *odp;
 	u64 odp_va;			/* user address of byte iova */
 	struct xarray odp_children;
-	struct mutex odp_child_lock;
+	struct mutex odp_child_lock;	/* adding to odp_children */
 
 	/*
 	 * SROCE_MR_FAST: written by map_mr_sg (process context, by the MR's
@@ -105,6 +105,13 @@ struct sroce_mr {
 
 	atomic_t num_mw;		/* windows bound to this MR */
 };
+
+/* IBA o10-36.2.2: remote write or atomic rights need local write too. */
+static inline bool sroce_mr_access_ok(int access)
+{
+	return !(access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) ||
+	       (access & IB_ACCESS_LOCAL_WRITE);
+}
 
 static inline struct sroce_mr *to_sroce_mr(struct ib_mr *ibmr)
 {
