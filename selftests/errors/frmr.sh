@@ -8,12 +8,14 @@
 # and READ through a registered FRMR; LOCAL_INV, SEND_WITH_INV and
 # re-registration with a new key, after which the old R_Key gives
 # REM_ACCESS_ERR and QP_ACCESS_ERR; REG_MR of a valid FRMR, more pages than
-# max_num_sg, LOCAL_INV with a wrong key byte.
+# max_num_sg, LOCAL_INV with a wrong key byte, REG_MR with remote write
+# but no local write.
 . "$(dirname "$0")/../lib.sh"
 
 KMOD=$TOOLS/sroce_frmr_test.ko
 CASES=(reg_mr_write_read local_inv_then_write rereg_new_key_old_key_dead
-	send_with_inv reg_mr_of_valid_mr over_max_num_sg local_inv_wrong_key_byte)
+	send_with_inv reg_mr_of_valid_mr over_max_num_sg local_inv_wrong_key_byte
+	reg_mr_remote_write_without_local_write)
 
 [ -f "$KMOD" ] || fail "$KMOD is not built (scripts/build-selftests.sh)"
 dmesg_mark

@@ -255,15 +255,18 @@ static int ft_post_send(struct ft_end *e, struct ib_send_wr *wr)
 	return err;
 }
 
-/* B: REG_MR of @mr with @key and remote read/write rights; returns wr_id. */
-static int ft_post_reg(struct ft_ctx *c, struct ib_mr *mr, u32 key, u64 *id)
+#define FT_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+		   IB_ACCESS_REMOTE_READ)
+
+/* B: REG_MR of @mr with @key and @access; *@id is its wr_id. */
+static int ft_post_reg(struct ft_ctx *c, struct ib_mr *mr, u32 key,
+		       int access, u64 *id)
 {
 	struct ib_reg_wr wr = {
 		.wr.opcode = IB_WR_REG_MR,
 		.mr = mr,
 		.key = key,
-		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
-			  IB_ACCESS_REMOTE_READ,
+		.access = access,
 	};
 
 	wr.wr.wr_id = ++c->wr_id;
@@ -332,7 +335,7 @@ static int ft_register(struct ft_ctx *c)
 	ib_update_fast_reg_key(c->mr, ib_inc_rkey(c->mr->rkey));
 	err = ft_map(c, c->mr, FT_PAGES);
 	if (!err)
-		err = ft_post_reg(c, c->mr, c->mr->rkey, &id);
+		err = ft_post_reg(c, c->mr, c->mr->rkey, FT_ACCESS, &id);
 	if (!err)
 		err = ft_expect_wc(&c->b, id, IB_WC_SUCCESS, IB_WC_REG_MR, &wc);
 	if (err)
@@ -607,7 +610,7 @@ static int ft_case_reg_valid_mr(struct ft_ctx *c)
 	ib_update_fast_reg_key(c->mr, ib_inc_rkey(c->mr->rkey));
 	err = ft_map(c, c->mr, FT_PAGES);
 	if (!err)
-		err = ft_post_reg(c, c->mr, c->mr->rkey, &id);
+		err = ft_post_reg(c, c->mr, c->mr->rkey, FT_ACCESS, &id);
 	if (!err)
 		err = ft_expect_wc(&c->b, id, IB_WC_LOC_PROT_ERR, 0, &wc);
 	if (!err)
@@ -668,7 +671,7 @@ static int ft_case_over_max_num_sg(struct ft_ctx *c)
 		err = -EPROTO;
 	}
 	if (!err)
-		err = ft_post_reg(c, small, small->rkey, &id);
+		err = ft_post_reg(c, small, small->rkey, FT_ACCESS, &id);
 	if (!err)
 		err = ft_expect_wc(&c->b, id, IB_WC_SUCCESS, IB_WC_REG_MR, &wc);
 	if (!err)
@@ -720,6 +723,39 @@ static int ft_case_local_inv_wrong_key(struct ft_ctx *c)
 	return err;
 }
 
+/*
+ * 8: REG_MR with remote write but without local write is refused (IBA
+ * o10-36.2.2, as for any registration): IB_WC_LOC_PROT_ERR at B, B in
+ * ERROR (R3.2), and the MR stays invalid: its key gives REM_ACCESS_ERR.
+ */
+static int ft_case_reg_mr_bad_access(struct ft_ctx *c)
+{
+	struct ib_wc wc;
+	u64 id;
+	int err;
+
+	ft_fill(c, 8);
+	err = ft_start(c);
+	if (err)
+		return err;
+	ib_update_fast_reg_key(c->mr, ib_inc_rkey(c->mr->rkey));
+	err = ft_map(c, c->mr, FT_PAGES);
+	if (!err)
+		err = ft_post_reg(c, c->mr, c->mr->rkey, IB_ACCESS_REMOTE_WRITE,
+				  &id);
+	if (!err)
+		err = ft_expect_wc(&c->b, id, IB_WC_LOC_PROT_ERR, 0, &wc);
+	if (!err)
+		err = ft_expect_state(&c->b, IB_QPS_ERR);
+	if (!err)
+		err = ft_connect(c);
+	if (!err)
+		err = ft_rdma_refused(c, IB_WR_RDMA_WRITE, c->mr->rkey, 0, 16);
+	if (!err)
+		err = ft_check_mr(c, 8, 0, 0);
+	return err;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct ft_ctx *c);
@@ -731,6 +767,7 @@ static const struct {
 	{ "reg_mr_of_valid_mr", ft_case_reg_valid_mr },
 	{ "over_max_num_sg", ft_case_over_max_num_sg },
 	{ "local_inv_wrong_key_byte", ft_case_local_inv_wrong_key },
+	{ "reg_mr_remote_write_without_local_write", ft_case_reg_mr_bad_access },
 };
 
 static int ft_end_create(struct ft_ctx *c, struct ft_end *e, const char *name)
