@@ -70,5 +70,6 @@ clean:
 	$(MAKE) -C selftests/host clean
 	$(MAKE) -C selftests/fuzz clean
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
+	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
 .PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs bench bench-odp bench-reliability clean

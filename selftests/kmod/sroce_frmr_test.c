@@ -587,10 +587,11 @@ static int ft_case_send_with_inv(struct ft_ctx *c)
 }
 
 /*
- * 5: REG_MR of a valid MR fails. IBA allows Fast Register only on an MR
- * in the Invalid state (rxe refuses it too, with LOC_QP_OP_ERR; mlx5 does
- * not check); sroce completes it with IB_WC_LOC_PROT_ERR, as it does a
- * failed LOCAL_INV (Documentation/testing.md), and the QP goes to ERROR
+ * 5: REG_MR of a valid MR fails. IBA's memory management extensions
+ * fast-register only an MR in the Free state (never registered or
+ * invalidated); rxe refuses it too, with LOC_QP_OP_ERR; mlx5 does not
+ * check. sroce completes it with IB_WC_LOC_PROT_ERR, as it does a failed
+ * LOCAL_INV (Documentation/testing.md), and the QP goes to ERROR
  * (seed-rules R3.2). The registration in place is kept.
  */
 static int ft_case_reg_valid_mr(struct ft_ctx *c)
