@@ -176,7 +176,7 @@ static int __init sroce_init(void)
 {
 	int err;
 
-	err = sroce_qp_module_init();
+	err = sroce_exec_module_init();
 	if (err)
 		return err;
 	sroce_fault_module_init();
@@ -199,7 +199,7 @@ err_odp_exit:
 	sroce_odp_module_exit();
 err_qp_exit:
 	sroce_fault_module_exit();
-	sroce_qp_module_exit();
+	sroce_exec_module_exit();
 	return err;
 }
 
@@ -211,7 +211,7 @@ static void __exit sroce_exit(void)
 	sroce_net_exit();
 	sroce_odp_module_exit();
 	sroce_fault_module_exit();
-	sroce_qp_module_exit();
+	sroce_exec_module_exit();
 	pr_info(DRV_NAME ": unloaded\n");
 }
 

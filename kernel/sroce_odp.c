@@ -39,6 +39,7 @@
 #include <rdma/ib_umem_odp.h>
 
 #include "sroce.h"
+#include "sroce_exec.h"
 #include "sroce_mr.h"
 #include "sroce_odp.h"
 
@@ -127,6 +128,7 @@ int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access)
 		return PTR_ERR(odp);
 	odp->private = mr;
 	mr->odp = odp;
+	sroce_exec_odp_get(to_sroce_dev(ibdev));
 	return 0;
 }
 
@@ -143,6 +145,7 @@ void sroce_odp_release(struct sroce_mr *mr)
 	xa_destroy(&mr->odp_children);
 	ib_umem_odp_release(mr->odp);
 	mr->odp = NULL;
+	sroce_exec_odp_put(to_sroce_dev(mr->ibmr.pd->device));
 }
 
 /*

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sroce queue pairs: create, modify (the IBA state machine of
- * kernel/core/qp_fsm.c), query, destroy, the work item that runs the
- * engines, error handling and flushing.
+ * kernel/core/qp_fsm.c), query, destroy, error handling and flushing.
+ * Who runs the engines, and where, is sroce_exec.c.
  */
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -16,9 +16,6 @@
 #include "sroce_recv.h"
 #include "qp_fsm.h"
 #include "psn.h"
-
-/* All QP engines run here; WQ_UNBOUND lets them spread over CPUs. */
-static struct workqueue_struct *sroce_wq;
 
 #define SROCE_GSI_QKEY	0x80010000
 #define SROCE_QPN_MIN	2		/* 0 and 1 are SMI and GSI (R1.4) */
@@ -56,17 +53,8 @@ void sroce_qp_put(struct sroce_qp *qp)
 		complete(&qp->released);
 }
 
-/* Queue the QP's work; the queued work holds a reference. */
-void sroce_qp_schedule(struct sroce_qp *qp)
-{
-	if (!refcount_inc_not_zero(&qp->ref))
-		return;
-	if (!queue_work(sroce_wq, &qp->work))
-		sroce_qp_put(qp);
-}
-
 /* The transport field of the opcodes a QP accepts (GSI runs as UD). */
-static enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
+enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
 {
 	switch (qp->type) {
 	case SROCE_QPT_RC:	return SROCE_TR_RC;
@@ -250,7 +238,7 @@ static void sroce_qp_flush_rq(struct sroce_qp *qp)
 	}
 }
 
-static void sroce_qp_flush(struct sroce_qp *qp)
+void sroce_qp_flush(struct sroce_qp *qp)
 {
 	enum ib_qp_state s = READ_ONCE(qp->state);
 
@@ -270,112 +258,14 @@ static void sroce_qp_flush(struct sroce_qp *qp)
 }
 
 /*
- * Run the engines until none makes progress or @rounds run out. Caller
- * holds engine_mutex. Returns true if work may remain.
- */
-static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
-{
-	bool progress;
-
-	do {
-		progress = sroce_comp_run(qp);
-		progress |= sroce_resp_run(qp);
-		progress |= sroce_req_run(qp);
-		sroce_qp_flush(qp);
-	} while (progress && --rounds > 0);
-	return progress;
-}
-
-static void sroce_qp_work(struct work_struct *work)
-{
-	struct sroce_qp *qp = container_of(work, struct sroce_qp, work);
-
-	mutex_lock(&qp->engine_mutex);
-	/* Be fair to other QPs on a busy system: requeue after 64 rounds. */
-	if (sroce_qp_run_engines(qp, 64))
-		sroce_qp_schedule(qp);
-	mutex_unlock(&qp->engine_mutex);
-	sroce_qp_put(qp);
-}
-
-/*
- * A user doorbell: the caller is a process in a system call, so for UD and
- * UC, whose sends complete when they leave (R1.7), it may run the engines
- * itself when nobody else is (as a NIC starts on the doorbell): the WQEs
- * it posted are on the wire and completed when the call returns. RC stays
- * on the work item: with the engines also run here, rdma-core's RC READ and
- * ATOMIC tests stalled now and then (a cause not found yet). Whatever is
- * left, or a busy engine, goes to the work item.
- */
-static void sroce_qp_doorbell(struct sroce_qp *qp)
-{
-	bool more;
-
-	if (qp->type == SROCE_QPT_RC || !mutex_trylock(&qp->engine_mutex)) {
-		sroce_qp_schedule(qp);
-		return;
-	}
-	more = sroce_qp_run_engines(qp, 4);
-	mutex_unlock(&qp->engine_mutex);
-	if (more)
-		sroce_qp_schedule(qp);
-}
-
-/*
- * The payload of a received packet as one linear buffer (engines run in
- * process context, so linearizing is allowed). NULL without memory.
+ * The payload of a received packet as one linear buffer (linearizing
+ * allocates with GFP_ATOMIC: any context). NULL without memory.
  */
 u8 *sroce_pkt_payload(struct sk_buff *skb)
 {
 	if (skb_is_nonlinear(skb) && skb_linearize(skb))
 		return NULL;
 	return skb->data + sroce_pkt(skb)->hdr_len;
-}
-
-/**
- * sroce_qp_rcv - hand a received, validated packet to its QP
- * @sdev: the device it arrived on
- * @skb: the packet; struct sroce_pkt in skb->cb. Consumed.
- *
- * Called from the receive softirq: queue and schedule, nothing more.
- */
-void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
-{
-	const struct sroce_pkt *pkt = sroce_pkt(skb);
-	struct sroce_qp *qp;
-
-	if (pkt->dqpn == SROCE_QPN_MULTICAST) {
-		sroce_mcast_rcv(sdev, skb);
-		return;
-	}
-	qp = sroce_qp_get(sdev, pkt->dqpn);
-	if (!qp) {
-		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
-		kfree_skb(skb);
-		return;
-	}
-	sroce_qp_deliver(qp, skb);
-	sroce_qp_put(qp);
-}
-
-void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
-{
-	const struct sroce_pkt *pkt = sroce_pkt(skb);
-	struct sroce_dev *sdev = qp->sdev;
-
-	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
-	    sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
-		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
-				  SROCE_CNT_DROP_QP_TYPE :
-				  SROCE_CNT_DROP_QP_STATE);
-		kfree_skb(skb);
-	} else if (pkt->mask & SROCE_M_REQ) {
-		skb_queue_tail(&qp->rx_req, skb);
-		sroce_qp_schedule(qp);
-	} else {
-		skb_queue_tail(&qp->rx_resp, skb);
-		sroce_qp_schedule(qp);
-	}
 }
 
 static int sroce_qp_check_caps(struct sroce_dev *sdev,
@@ -551,7 +441,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->attr.path_mtu = IB_MTU_256;
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);
-	mutex_init(&qp->engine_mutex);
+	sroce_engine_init(qp);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, sroce_qp_work);
@@ -672,7 +562,7 @@ static int sroce_qp_check_values(struct sroce_qp *qp, struct ib_qp_attr *attr,
 	return 0;
 }
 
-/* Engine state that a state change (re)initialises. Caller holds engine_mutex. */
+/* Engine state that a state change (re)initialises. Caller owns the engines. */
 static void sroce_qp_enter_state(struct sroce_qp *qp, enum ib_qp_state cur,
 				 enum ib_qp_state next)
 {
@@ -730,7 +620,7 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
 
-	mutex_lock(&qp->engine_mutex);
+	sroce_engine_lock(qp);
 	cur = READ_ONCE(qp->state);
 	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur) {
 		err = -EINVAL;
@@ -816,7 +706,7 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	sroce_dbg_qp(qp, "%s -> %s\n", sroce_qp_state_name((enum sroce_qp_state)cur),
 		     sroce_qp_state_name((enum sroce_qp_state)next));
 out:
-	mutex_unlock(&qp->engine_mutex);
+	sroce_engine_unlock(qp);
 	if (!err && next != IB_QPS_RESET)
 		sroce_qp_schedule(qp);
 	return err;
@@ -830,7 +720,7 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	memset(attr, 0, sizeof(*attr));
 	memset(init, 0, sizeof(*init));
-	mutex_lock(&qp->engine_mutex);
+	sroce_engine_lock(qp);
 	spin_lock_bh(&qp->state_lock);
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
@@ -859,7 +749,7 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	 */
 	attr->ah_attr = a->ah_attr;
 	attr->ah_attr.grh.sgid_attr = NULL;
-	mutex_unlock(&qp->engine_mutex);
+	sroce_engine_unlock(qp);
 
 	attr->cap.max_send_wr = sroce_ring_slots(&qp->sq);
 	attr->cap.max_send_sge = qp->sq_max_sge;
@@ -1031,14 +921,3 @@ const struct ib_device_ops sroce_qp_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_qp, sroce_qp, ibqp),
 };
-
-int sroce_qp_module_init(void)
-{
-	sroce_wq = alloc_workqueue("sroce", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return sroce_wq ? 0 : -ENOMEM;
-}
-
-void sroce_qp_module_exit(void)
-{
-	destroy_workqueue(sroce_wq);
-}

@@ -3,18 +3,21 @@
  * sroce queue pairs: the object, its verbs, and the three engines that run
  * in its work item (completer, responder, requester).
  *
- * Execution model. Every QP has one work item, qp->work, on sroce_wq. It
- * runs the completer (ACKs and responses received), then the responder
- * (requests received), then the requester (new packets from the SQ), and
- * loops until none has work. A work item never runs on two CPUs at once,
- * so the engine state (struct sroce_req/resp/comp) needs no lock: only the
- * work function touches it. The receive softirq only queues skbs and
- * schedules the work; timers only set a flag and schedule it.
+ * Execution model (sroce_exec.c). One context at a time owns a QP's
+ * engines and runs them: the completer (ACKs and responses received),
+ * the responder (requests received), then the requester (new packets
+ * from the SQ), looping until none has work. The owner is the receive
+ * softirq, a process ringing a doorbell or the QP's work item; a context
+ * that finds an owner kicks it to run once more. So the engine state
+ * (struct sroce_req/resp/comp) needs no lock: only the owner touches it.
+ * Timers only set a flag and schedule the work item.
  *
  * Locks:
  *   qp->state_lock (spinlock, BH-safe): qp->state, qp->attr, sq_drained
  *     bookkeeping. Taken by verbs and briefly by the engines.
  *   qp->rx_req / qp->rx_resp: sk_buff_head locks.
+ *   qp->engine_lock (spinlock, IRQ-safe): engine_busy, engine_kick,
+ *     engine_waiters; held only to change owner, never while running.
  * References: qp->ref is held by every packet queued to the QP, by a
  * scheduled work item and by armed timers; destroy waits for it to drop.
  */
@@ -24,11 +27,13 @@
 #include <linux/hrtimer.h>
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/sroce-abi.h>
 
 #include "sroce.h"
+#include "sroce_exec.h"
 #include "sroce_net.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
@@ -200,12 +205,20 @@ struct sroce_qp {
 	void **kptr;			/* per SQ slot: AH or MR of a kernel WR */
 
 	/*
-	 * Held by the work item while the engines run, and by modify_qp and
-	 * query_qp: engine state changes only under it.
+	 * Engine ownership (sroce_exec.c), under engine_lock: engine_busy
+	 * while an owner runs them (or a verb holds them with
+	 * sroce_engine_lock()); engine_kick asks the owner to run them once
+	 * more; engine_waiters counts verbs sleeping on engine_wait.
 	 */
-	struct mutex engine_mutex;
+	spinlock_t engine_lock;		/* owner changes only */
+	bool engine_busy;
+	bool engine_kick;
+	int engine_waiters;
+	wait_queue_head_t engine_wait;
+	/* CPU + 1 of the last softirq run, 0 none: written by the owner. */
+	int sirq_cpu;
 
-	/* Engines (work item, engine_mutex held). */
+	/* Engines: touched only by their owner. */
 	struct work_struct work;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;
@@ -228,8 +241,6 @@ static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
 
 extern const struct ib_device_ops sroce_qp_ops;
 
-int sroce_qp_module_init(void);
-void sroce_qp_module_exit(void);
 
 /* Receive path entry: takes ownership of @skb (struct sroce_pkt in cb). */
 void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
@@ -238,7 +249,10 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb);
 
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
 void sroce_qp_put(struct sroce_qp *qp);
-void sroce_qp_schedule(struct sroce_qp *qp);
+
+/* Shared with sroce_exec.c. */
+enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp);
+void sroce_qp_flush(struct sroce_qp *qp);
 
 /* Error handling shared by the engines (sroce_qp.c). */
 void sroce_qp_error(struct sroce_qp *qp, bool send_side,

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce execution model: who runs a QP's engines, and where.
+ *
+ * The engines (completer, responder, requester) of one QP are run by one
+ * context at a time, their owner. Ownership is a flag, not a lock held
+ * while sleeping on it: a context that wants the engines while another
+ * owns them "kicks" the owner, which runs them once more before it lets
+ * go, and goes on with its own business. No work is lost and nobody
+ * waits. Owners, fastest first:
+ *
+ *   - the receive softirq, right where a packet arrives (as a NIC handles
+ *     a packet where it lands), unless the device has ODP MRs, whose page
+ *     faults sleep;
+ *   - a process ringing a user doorbell (post_send): the WQEs it posted go
+ *     on the wire before the system call returns;
+ *   - the QP's work item on sroce_wq, for everything else: timers, kicks
+ *     that found no owner able to run, and work left over when an inline
+ *     owner's budget ran out.
+ *
+ * modify_qp and query_qp take the engines exclusively with
+ * sroce_engine_lock(), which sleeps until no owner is left; while a verb
+ * waits, other contexts do not take ownership (they kick), so it cannot
+ * starve.
+ */
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+
+#include "sroce_exec.h"
+#include "sroce_qp.h"
+#include "sroce_mcast.h"
+#include "qp_fsm.h"
+
+/*
+ * All work items run here. Per-CPU (not WQ_UNBOUND): a QP's work may have
+ * to run on one given CPU (sroce_qp_run_owned()).
+ */
+static struct workqueue_struct *sroce_wq;
+
+static bool inline_engines = true;
+module_param(inline_engines, bool, 0644);
+MODULE_PARM_DESC(inline_engines,
+		 "Run QP engines in the receive softirq and in the doorbell caller when idle (default on; off: work item only)");
+
+/* Rounds of the engines an inline owner runs before handing over. */
+#define SROCE_DOORBELL_ROUNDS	4
+#define SROCE_SOFTIRQ_ROUNDS	2
+/* Kicks an owner honours in one go before handing over to the work item. */
+#define SROCE_MAX_KICK_RERUNS	8
+
+void sroce_engine_init(struct sroce_qp *qp)
+{
+	spin_lock_init(&qp->engine_lock);
+	init_waitqueue_head(&qp->engine_wait);
+	qp->engine_busy = false;
+	qp->engine_kick = false;
+	qp->engine_waiters = 0;
+}
+
+/*
+ * Become the owner if there is none and no verb waits; otherwise leave a
+ * kick for whoever will run them next. Any context.
+ */
+static bool sroce_engine_tryget(struct sroce_qp *qp)
+{
+	unsigned long flags;
+	bool got;
+
+	spin_lock_irqsave(&qp->engine_lock, flags);
+	got = !qp->engine_busy && !qp->engine_waiters;
+	if (got) {
+		qp->engine_busy = true;
+		qp->engine_kick = false;
+	} else {
+		qp->engine_kick = true;
+	}
+	spin_unlock_irqrestore(&qp->engine_lock, flags);
+	return got;
+}
+
+/*
+ * Let go of the engines, unless a kick came in: then the caller stays the
+ * owner and must run them again (returns false). @force lets go anyway
+ * (the caller schedules the work item, which will honour the kick).
+ */
+static bool sroce_engine_tryput(struct sroce_qp *qp, bool force)
+{
+	unsigned long flags;
+	bool waiters;
+
+	spin_lock_irqsave(&qp->engine_lock, flags);
+	if (qp->engine_kick && !force) {
+		qp->engine_kick = false;
+		spin_unlock_irqrestore(&qp->engine_lock, flags);
+		return false;
+	}
+	qp->engine_kick = false;
+	qp->engine_busy = false;
+	waiters = qp->engine_waiters;
+	spin_unlock_irqrestore(&qp->engine_lock, flags);
+	if (waiters)
+		wake_up(&qp->engine_wait);
+	return true;
+}
+
+static bool sroce_engine_tryget_excl(struct sroce_qp *qp)
+{
+	bool got;
+
+	spin_lock_irq(&qp->engine_lock);
+	got = !qp->engine_busy;
+	if (got) {
+		qp->engine_busy = true;
+		qp->engine_waiters--;
+	}
+	spin_unlock_irq(&qp->engine_lock);
+	return got;
+}
+
+/* Own the engines for a verb: process context, may sleep. */
+void sroce_engine_lock(struct sroce_qp *qp)
+{
+	spin_lock_irq(&qp->engine_lock);
+	qp->engine_waiters++;
+	spin_unlock_irq(&qp->engine_lock);
+	wait_event(qp->engine_wait, sroce_engine_tryget_excl(qp));
+}
+
+/* Let go after sroce_engine_lock(); a kick meanwhile goes to the work item. */
+void sroce_engine_unlock(struct sroce_qp *qp)
+{
+	bool kicked, waiters;
+
+	spin_lock_irq(&qp->engine_lock);
+	kicked = qp->engine_kick;
+	qp->engine_kick = false;
+	qp->engine_busy = false;
+	waiters = qp->engine_waiters;
+	spin_unlock_irq(&qp->engine_lock);
+	if (waiters)
+		wake_up(&qp->engine_wait);
+	if (kicked)
+		sroce_qp_schedule(qp);
+}
+
+/*
+ * Run the engines until none makes progress or @rounds run out. Caller
+ * owns them. Returns true if work may remain.
+ */
+static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
+{
+	bool progress;
+
+	do {
+		progress = sroce_comp_run(qp);
+		progress |= sroce_resp_run(qp);
+		progress |= sroce_req_run(qp);
+		sroce_qp_flush(qp);
+	} while (progress && --rounds > 0);
+	return progress;
+}
+
+/*
+ * May packets sent from softirq on @cpu still wait in its backlog (the
+ * per-CPU receive queue that veth and loopback feed)? Lockless peek: a
+ * stale answer costs a detour through @cpu or, rarely, a reordered packet
+ * that the protocol recovers like a lost one.
+ */
+static bool sroce_backlog_busy(int cpu)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+
+	return !skb_queue_empty_lockless(&sd->input_pkt_queue) ||
+	       !skb_queue_empty_lockless(&sd->process_queue);
+}
+
+/* The CPU whose backlog may hold packets of the QP's last softirq run, or -1. */
+static int sroce_qp_pinned_cpu(struct sroce_qp *qp)
+{
+	int mark = READ_ONCE(qp->sirq_cpu);
+
+	return mark && sroce_backlog_busy(mark - 1) ? mark - 1 : -1;
+}
+
+/* Where the QP's work item must run: that CPU, else the local one. */
+static int sroce_qp_home_cpu(struct sroce_qp *qp)
+{
+	int cpu = sroce_qp_pinned_cpu(qp);
+
+	return cpu < 0 ? WORK_CPU_UNBOUND : cpu;
+}
+
+/* Queue the QP's work; the queued work holds a reference. */
+void sroce_qp_schedule(struct sroce_qp *qp)
+{
+	if (!refcount_inc_not_zero(&qp->ref))
+		return;
+	if (!queue_work_on(sroce_qp_home_cpu(qp), sroce_wq, &qp->work))
+		sroce_qp_put(qp);
+}
+
+/*
+ * The owner's loop: run, honour kicks, let go. Returns true if work is
+ * left for the work item (the caller schedules it).
+ *
+ * Packets leave in order. A packet sent in process context is delivered
+ * before the send returns (the stack runs the receive softirq when BHs
+ * are enabled again); one sent from softirq waits in this CPU's backlog
+ * until the softirq gets to it, and a packet sent meanwhile from another
+ * CPU could overtake it (a sequence error for the peer). So after a
+ * softirq run the QP is marked with its CPU (qp->sirq_cpu), and while
+ * that CPU's backlog is not empty, the engines run nowhere else: other
+ * CPUs hand over to the work item queued there. Caller owns the engines
+ * and cannot migrate.
+ */
+static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
+{
+	int reruns = SROCE_MAX_KICK_RERUNS;
+	int cpu = smp_processor_id();
+	int pinned = sroce_qp_pinned_cpu(qp);
+
+	if (pinned >= 0 && pinned != cpu) {
+		sroce_engine_tryput(qp, true);
+		return true;
+	}
+	for (;;) {
+		bool more = sroce_qp_run_engines(qp, rounds);
+
+		WRITE_ONCE(qp->sirq_cpu, softirq ? cpu + 1 : 0);
+		if (more || !reruns--) {
+			sroce_engine_tryput(qp, true);
+			return true;
+		}
+		if (sroce_engine_tryput(qp, false))
+			return false;
+	}
+}
+
+void sroce_qp_work(struct work_struct *work)
+{
+	struct sroce_qp *qp = container_of(work, struct sroce_qp, work);
+
+	/* Busy: the owner was kicked and runs the engines again. */
+	if (sroce_engine_tryget(qp) && sroce_qp_run_owned(qp, 64, false))
+		sroce_qp_schedule(qp);	/* fair to other QPs, or wrong CPU */
+	sroce_qp_put(qp);
+}
+
+/*
+ * Run the engines here and now if nobody does; else the owner is kicked.
+ * Softirq: not while the device has ODP MRs (see sroce_exec_odp_get()).
+ */
+static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq)
+{
+	bool more;
+
+	if (!READ_ONCE(inline_engines) ||
+	    (softirq && atomic_read(&qp->sdev->odp_mrs))) {
+		sroce_qp_schedule(qp);
+		return;
+	}
+	if (!sroce_engine_tryget(qp))
+		return;
+	if (softirq) {
+		rcu_read_lock();	/* sroce_exec_odp_get() waits for this */
+		more = sroce_qp_run_owned(qp, SROCE_SOFTIRQ_ROUNDS, true);
+		rcu_read_unlock();
+	} else {
+		migrate_disable();
+		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false);
+		migrate_enable();
+	}
+	if (more)
+		sroce_qp_schedule(qp);
+}
+
+/*
+ * An ODP MR is about to exist: from now on the receive softirq must not
+ * run engines of this device (a page fault sleeps). Waits for the inline
+ * runs that started before. Process context.
+ */
+void sroce_exec_odp_get(struct sroce_dev *sdev)
+{
+	atomic_inc(&sdev->odp_mrs);
+	synchronize_rcu();
+}
+
+void sroce_exec_odp_put(struct sroce_dev *sdev)
+{
+	atomic_dec(&sdev->odp_mrs);
+}
+
+/*
+ * A user doorbell: the caller is a process in a system call, so it runs
+ * the engines itself when nobody else does, as a NIC starts on its
+ * doorbell: the WQEs it posted are on the wire before the call returns.
+ */
+void sroce_qp_doorbell(struct sroce_qp *qp)
+{
+	might_sleep();
+	sroce_qp_run_inline(qp, false);
+}
+
+/**
+ * sroce_qp_rcv - hand a received, validated packet to its QP
+ * @sdev: the device it arrived on
+ * @skb: the packet; struct sroce_pkt in skb->cb. Consumed.
+ *
+ * Called from the receive softirq.
+ */
+void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_qp *qp;
+
+	if (pkt->dqpn == SROCE_QPN_MULTICAST) {
+		sroce_mcast_rcv(sdev, skb);
+		return;
+	}
+	qp = sroce_qp_get(sdev, pkt->dqpn);
+	if (!qp) {
+		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
+		kfree_skb(skb);
+		return;
+	}
+	sroce_qp_deliver(qp, skb);
+	sroce_qp_put(qp);
+}
+
+/* Caller holds a reference on @qp. Softirq. */
+void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_dev *sdev = qp->sdev;
+
+	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
+	    sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
+		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
+				  SROCE_CNT_DROP_QP_TYPE :
+				  SROCE_CNT_DROP_QP_STATE);
+		kfree_skb(skb);
+		return;
+	}
+	skb_queue_tail(pkt->mask & SROCE_M_REQ ? &qp->rx_req : &qp->rx_resp,
+		       skb);
+	sroce_qp_run_inline(qp, true);
+}
+
+int sroce_exec_module_init(void)
+{
+	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM, 0);
+	return sroce_wq ? 0 : -ENOMEM;
+}
+
+void sroce_exec_module_exit(void)
+{
+	destroy_workqueue(sroce_wq);
+}
