@@ -8,6 +8,8 @@
 #   BENCH_REPEATS=3             repeats of each measurement (the median is kept)
 #   BENCH_SECTIONS=verbs+udp+scale+objs, or "profile" for perf record of sroce
 #   BENCH_FILTER=regex          only the tests whose name matches (e.g. write_bw)
+#   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
+#                               inline_engines=0 (work item only)
 #   BENCH_TIMEOUT=5400          seconds before the guest is killed
 # Under TCG only ratios measured in the same run mean anything.
 set -euo pipefail
@@ -28,7 +30,7 @@ log "host load before the run: $(cut -d' ' -f1-3 /proc/loadavg), $(pgrep -c qemu
 rm -f "$out/raw.tsv"
 rc=0
 "$SROCE_TOP/scripts/vm/run-qemu.sh" -t "${BENCH_TIMEOUT:-5400}" scripts/bench/guest.sh \
-	"$repeats" "$sections" "${BENCH_FILTER:-.}" >"$out/console.log" 2>&1 || rc=$?
+	"$repeats" "$sections" "${BENCH_FILTER:-.}" "${BENCH_DEVICES:-sroce+rxe+siw}" >"$out/console.log" 2>&1 || rc=$?
 grep -a '^\[bench\]' "$out/console.log" | grep -v 'result:' | tail -60 || true
 log "host load after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$rc" = 0 ] || log "guest run ended with status $rc (console: $out/console.log)"

@@ -8,11 +8,14 @@
 #   section  test  device  metric  unit  better(hi|lo)  repeat  value
 # The host side takes the medians and the ratios.
 #
-#   guest.sh [REPEATS [SECTIONS [FILTER]]]
+#   guest.sh [REPEATS [SECTIONS [FILTER [DEVICES]]]]
 # SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
 # four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB).
 # FILTER, a bash regular expression, keeps only the tests whose name
-# (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches.
+# (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
+# '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
+# module parameter inline_engines=0 (every engine run in the work item),
+# to measure what running them inline buys, in the same boot.
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
@@ -41,18 +44,23 @@ FILTER=${3:-.}
 OUT=$BUILD/bench
 RAW=$OUT/raw.tsv
 LOGS=$OUT/logs
-DEVICES="sroce rxe siw"
+DEVICES=${4:-sroce+rxe+siw}
+DEVICES=${DEVICES//+/ }
 PORT=19000
 
 declare -A DEV_A DEV_B NSX_A NSX_B IP_A
 DEV_A[sroce]=sroce_a DEV_B[sroce]=sroce_b
 NSX_A[sroce]="ip netns exec $NS_A" NSX_B[sroce]="ip netns exec $NS_B"
 IP_A[sroce]=$IP4_A
+DEV_A[sroce_wq]=sroce_a DEV_B[sroce_wq]=sroce_b
+NSX_A[sroce_wq]="ip netns exec $NS_A" NSX_B[sroce_wq]="ip netns exec $NS_B"
+IP_A[sroce_wq]=$IP4_A
 DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
 IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
-declare -A IP_B=([sroce]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+declare -A IP_B=([sroce]=$IP4_B [sroce_wq]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
 
 say() { echo "[bench] $*" >&2; }
 
@@ -99,6 +107,7 @@ run_pair() {
 	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R)
 	shift 2
 	PORT=$((PORT + 1))
+	[ "$dev" = sroce_wq ] && echo 0 >"$INLINE_PARAM"
 	if [ "$dev" != siw ]; then
 		cs=(-x "$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")")
 		cc=(-x "$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")")
@@ -123,6 +132,7 @@ run_pair() {
 	while kill -0 "$spid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
 	kill "$spid" 2>/dev/null
 	wait "$spid" || rc=1
+	[ "$dev" = sroce_wq ] && echo 1 >"$INLINE_PARAM"
 	return $rc
 }
 
@@ -189,6 +199,7 @@ pingpong() {	# REP DEV
 	ga=$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")
 	gb=$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")
 	PORT=$((PORT + 1))
+	[ "$dev" = sroce_wq ] && echo 0 >"$INLINE_PARAM"
 	${NSX_A[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_A[$dev]}" -g "$ga" -p "$PORT" \
 		-s 8 -n 1000 >"$SLOG" 2>&1 &
 	spid=$!
@@ -196,6 +207,7 @@ pingpong() {	# REP DEV
 	${NSX_B[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_B[$dev]}" -g "$gb" -p "$PORT" \
 		-s 8 -n 1000 "${IP_A[$dev]}" >"$CLOG" 2>&1
 	wait "$spid"
+	[ "$dev" = sroce_wq ] && echo 1 >"$INLINE_PARAM"
 	v=$(sed -n 's/.* seconds = \([0-9.]*\) usec\/iter.*/\1/p' "$CLOG" | head -1)
 	[ -n "$v" ] || { say "ibv_rc_pingpong on $dev failed"; tail -5 "$CLOG" "$SLOG" >&2; return 1; }
 	emit verbs ibv_rc_pingpong_8 "$dev" usec_per_iter us lo "$1" "$v"
@@ -227,7 +239,8 @@ verbs() {	# REP
 			for d in $DEVICES; do bw "$t" "${s%:*}" "${s#*:}" "$r" "$d"; done
 		done
 	done
-	for d in sroce rxe; do
+	for d in $DEVICES; do
+		[ "$d" = siw ] && continue	# siw has no atomics, no pingpong
 		lat ib_atomic_lat 8 "$r" "$d"
 		bw ib_atomic_bw 8 2000 "$r" "$d"
 		pingpong "$r" "$d"
