@@ -54,6 +54,7 @@
 	X(DUP_REQ, "duplicate_request")					\
 	X(OUT_OF_SEQ, "out_of_sequence")				\
 	X(UC_MSG_DROPPED, "uc_msg_dropped")				\
+	X(RD_ATOMIC_OVERFLOW, "rd_atomic_overflow")			\
 	/* completions and events */					\
 	X(COMPLETIONS, "completions")					\
 	X(COMPLETION_ERRORS, "completion_errors")			\

@@ -30,6 +30,8 @@
 #include "sroce_exec.h"
 #include "sroce_qp.h"
 #include "sroce_mcast.h"
+#include "sroce_param.h"
+#include "bth.h"
 #include "qp_fsm.h"
 
 /*
@@ -328,7 +330,24 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 	sroce_qp_put(qp);
 }
 
-/* Caller holds a reference on @qp. Softirq. */
+/*
+ * The P_Key of the QP's pkey_index: the port's table has one entry, the
+ * default full-member key (sroce_query_pkey), and modify_qp accepts no
+ * other index.
+ */
+static u16 sroce_qp_pkey(const struct sroce_qp *qp)
+{
+	BUILD_BUG_ON(SROCE_PKEY_TBL_LEN != 1);
+	return IB_DEFAULT_PKEY_FULL;
+}
+
+/*
+ * Hand a packet to its QP's engines, after the checks against the QP
+ * itself: state, transport, then the P_Key (IBA 9.6.1.1, seed-rules R1.5
+ * for UD; RC and UC alike): a packet of another partition is dropped
+ * silently and counted before the engines see any of it. Caller holds a
+ * reference on @qp. Softirq.
+ */
 void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
@@ -339,6 +358,11 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
 				  SROCE_CNT_DROP_QP_TYPE :
 				  SROCE_CNT_DROP_QP_STATE);
+		kfree_skb(skb);
+		return;
+	}
+	if (!sroce_pkey_match(pkt->pkey, sroce_qp_pkey(qp))) {
+		sroce_count(sdev, SROCE_CNT_DROP_BAD_PKEY);
 		kfree_skb(skb);
 		return;
 	}

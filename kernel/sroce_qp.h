@@ -151,6 +151,10 @@ struct sroce_resp {
 	u32 nres;
 	u32 res_next;
 	int serving;			/* index of a READ being served, or -1 */
+	bool serving_dup;		/* ... and it is a duplicate (R2.6) */
+	/* a queued READ/ATOMIC over max_dest_rd_atomic, failed in turn (R2.7) */
+	bool rd_overflow;
+	u32 rd_overflow_psn;
 };
 
 /* Completer. Work-item private. */

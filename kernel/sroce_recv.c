@@ -16,6 +16,8 @@
  *   or a multicast destination with another DestQP     rx_drop_mcast
  * Packets for DestQP 0xFFFFFF then go to sroce_mcast_rcv(), which drops
  * (rx_drop_mcast) what no attached QP of this device takes.
+ * sroce_qp_deliver() then checks each packet against its QP: state
+ * (rx_drop_qp_state), transport (rx_drop_qp_type), P_Key (rx_drop_bad_pkey).
  * The ICRC is checked before the headers are parsed, as an RNIC does: a
  * corrupted opcode is a corrupted packet, not a malformed one.
  *

@@ -232,7 +232,7 @@ static u64 sroce_rwqe_len(struct sroce_qp *qp)
 	return total;
 }
 
-/* UD receive (R1.1, R1.5): Q_Key and P_Key checks, GRH, one packet. */
+/* UD receive (R1.1, R1.5): Q_Key (P_Key: sroce_qp_deliver), GRH, one packet. */
 static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
@@ -244,10 +244,6 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 	if (h->deth.qkey != qp->attr.qkey) {
 		sroce_count(qp->sdev, SROCE_CNT_DROP_BAD_QKEY);
 		return;		/* silently (R1.5) */
-	}
-	if ((h->pkey & 0x7FFF) != 0x7FFF) {
-		sroce_count(qp->sdev, SROCE_CNT_DROP_BAD_PKEY);
-		return;
 	}
 	payload = sroce_pkt_payload(skb);
 	err = payload ? sroce_resp_pop_wqe(qp) : -ENOENT;
@@ -448,19 +444,70 @@ static struct sroce_rd_res *sroce_resp_new_res(struct sroce_qp *qp)
 	return e;
 }
 
+/*
+ * Count the READ/ATOMIC requests accepted whose responses are not all
+ * sent (seed-rules R2.7): the new READ being served, then the new
+ * READ/ATOMIC requests queued behind it, in PSN order. sroce serves one
+ * READ at a time, so these wait in rx_req where an RNIC would have taken
+ * them into its table. The first one that finds max_dest_rd_atomic
+ * already counted is marked: it fails when its turn comes, after the
+ * responses before it (responses go out in PSN order). Duplicates (R2.6)
+ * are not new: a re-served READ does not count, and the walk stops at the
+ * first packet that is not the next new READ or ATOMIC (also at a SEND or
+ * WRITE, so an overflow behind one is not seen: never a false one).
+ * Walks at most nres + 1 packets.
+ */
+static void sroce_resp_count_rd(struct sroce_qp *qp)
+{
+	u32 n = qp->resp.serving_dup ? 0 : 1, psn = qp->resp.epsn;
+	struct sk_buff *skb;
+	unsigned long flags;
+	const u8 *reth;
+
+	if (qp->resp.rd_overflow)
+		return;
+	spin_lock_irqsave(&qp->rx_req.lock, flags);
+	skb_queue_walk(&qp->rx_req, skb) {
+		const struct sroce_pkt *pkt = sroce_pkt_c(skb);
+
+		if (pkt->psn != psn ||
+		    !(pkt->mask & (SROCE_M_READ | SROCE_M_ATOMIC)))
+			break;
+		if (n >= qp->resp.nres) {
+			qp->resp.rd_overflow = true;
+			qp->resp.rd_overflow_psn = psn;
+			break;
+		}
+		n++;
+		reth = sroce_pkt_ext(skb, SROCE_EXT_RETH);
+		psn = psn_add(psn, reth ?
+			      sroce_read_npkts(qp, sroce_reth_len(reth)) : 1);
+	}
+	spin_unlock_irqrestore(&qp->rx_req.lock, flags);
+}
+
+/*
+ * The READ or ATOMIC at @psn is the one sroce_resp_count_rd() found over
+ * the limit: responder QP_ACCESS_ERR, requester REM_INV_REQ_ERR (R3.4).
+ */
+static bool sroce_resp_rd_overflow(struct sroce_qp *qp, u32 psn)
+{
+	if (!qp->resp.rd_overflow || psn != qp->resp.rd_overflow_psn)
+		return false;
+	sroce_count(qp->sdev, SROCE_CNT_RD_ATOMIC_OVERFLOW);
+	sroce_resp_fail(qp, psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_ACCESS_ERR, 0);
+	return true;
+}
+
 static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_rd_res *e;
 
+	if (sroce_resp_rd_overflow(qp, h->psn))
+		return false;
 	if (h->reth.len > SROCE_MAX_MSG_SZ) {
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
-		return false;
-	}
-	/* A READ arriving while the table is busy serving exceeds it (R2.7). */
-	if (qp->resp.serving >= 0 && qp->resp.nres == 1) {
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
-				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
 	e = sroce_resp_new_res(qp);
@@ -472,6 +519,7 @@ static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	qp->resp.msn++;
 	qp->resp.serving = e - qp->resp.res;
+	qp->resp.serving_dup = false;
 	/* A READ uses one PSN per response packet. */
 	qp->resp.epsn = e->last_psn;
 	return true;
@@ -538,6 +586,8 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 	u64 orig;
 	int err;
 
+	if (sroce_resp_rd_overflow(qp, h->psn))
+		return false;	/* not executed */
 	if (h->atmeth.va & 7) {
 		/* R3.4: misaligned atomic */
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
@@ -611,6 +661,7 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 			return;
 		}
 		qp->resp.serving = i;
+		qp->resp.serving_dup = true;
 		return;
 	}
 }
@@ -740,6 +791,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		 * finished before the next request is looked at.
 		 */
 		if (qp->resp.serving >= 0) {
+			sroce_resp_count_rd(qp);
 			progress |= sroce_resp_serve_read(qp, budget);
 			budget -= SROCE_RESP_BUDGET / 4;
 			if (qp->resp.serving >= 0)

@@ -127,6 +127,22 @@ static inline void sroce_bth_set_pkey(u8 *bth, u16 pkey)
 	put_unaligned_be16(pkey, bth + SROCE_BTH_PKEY_OFF);
 }
 
+/*
+ * P_Key matching (IBA 10.9.3): the low 15 bits (the partition) are equal
+ * and not 0, and at least one of the two keys is a full member (bit 15).
+ * @pkt is the BTH P_Key, @tbl the P_Key table entry of the receiving QP.
+ */
+#define SROCE_PKEY_FULL		0x8000
+#define SROCE_PKEY_PARTITION	0x7FFF
+
+static inline bool sroce_pkey_match(u16 pkt, u16 tbl)
+{
+	u16 part = pkt & SROCE_PKEY_PARTITION;
+
+	return part && part == (tbl & SROCE_PKEY_PARTITION) &&
+	       ((pkt | tbl) & SROCE_PKEY_FULL);
+}
+
 static inline u32 sroce_bth_qpn_word(const u8 *bth)
 {
 	return get_unaligned_be32(bth + SROCE_BTH_QPN_OFF);

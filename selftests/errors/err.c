@@ -182,3 +182,23 @@ int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *a
 	CHECK(pclose(f) == 0, "roce_pkt.py failed");
 	return syn;
 }
+
+/* A counter of `rdma statistic show link <dev>/1`. */
+long err_counter(const struct dp_dev *d, const char *name)
+{
+	char cmd[256], tok[128], prev[128] = "";
+	long v = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "rdma statistic show link %s/1", d->name);
+	f = popen(cmd, "r");
+	CHECK(f, "popen: %m");
+	while (fscanf(f, "%127s", tok) == 1) {
+		if (!strcmp(prev, name))
+			v = strtol(tok, NULL, 0);
+		snprintf(prev, sizeof(prev), "%s", tok);
+	}
+	CHECK(pclose(f) == 0, "%s failed", cmd);
+	CHECK(v >= 0, "no counter %s on %s", name, d->name);
+	return v;
+}

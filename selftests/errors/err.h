@@ -27,6 +27,8 @@ void err_expect_wc(struct ibv_cq *cq, enum ibv_wc_status st, uint64_t wr_id,
 		   struct ibv_qp *qp, const char *what);
 /* A key no MR has any more: registered, then deregistered. */
 uint32_t err_dead_key(struct ibv_pd *pd, void *addr, size_t len, int rkey);
+/* A counter of `rdma statistic show link <dev>/1` (fails if missing). */
+long err_counter(const struct dp_dev *d, const char *name);
 /* Move a QP to ERROR through modify_qp. */
 void err_modify_to_err(struct ibv_qp *qp);
 

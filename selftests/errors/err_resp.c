@@ -8,8 +8,7 @@
  *
  * Not provoked: "SEND over max_msg_sz" at the responder (it takes 2 GiB of
  * registered receive buffer; the requester-side check is SEND_over_max_msg
- * here) and "READ/ATOMIC over max_dest_rd_atomic" (R2.7, owned by the
- * retransmission work).
+ * here). "READ/ATOMIC over max_dest_rd_atomic" is errors/err_rdatomic.c.
  */
 #include <errno.h>
 #include <unistd.h>

@@ -17,26 +17,6 @@
 
 #define QKEY_PRIV 0x80000000u
 
-/* A counter of `rdma statistic show link <dev>/1`. */
-static long counter(const struct dp_dev *d, const char *name)
-{
-	char cmd[256], tok[128], prev[128] = "";
-	long v = -1;
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "rdma statistic show link %s/1", d->name);
-	f = popen(cmd, "r");
-	CHECK(f, "popen: %m");
-	while (fscanf(f, "%127s", tok) == 1) {
-		if (!strcmp(prev, name))
-			v = strtol(tok, NULL, 0);
-		snprintf(prev, sizeof(prev), "%s", tok);
-	}
-	CHECK(pclose(f) == 0, "%s failed", cmd);
-	CHECK(v >= 0, "no counter %s on %s", name, d->name);
-	return v;
-}
-
 /* One UD SEND ONLY of 64 bytes to B's QP from A's address. */
 static void inject_ud(const struct dp_pair *p, uint32_t pkey, uint32_t qkey)
 {
@@ -91,16 +71,16 @@ static void test_bad_pkey(const struct dp_case *c)
 
 	dp_setup(&p, d, c->fam, &cfg);
 	post_ud_recv(&p, 1);
-	n0 = counter(&d[1], "rx_drop_bad_pkey");
-	q0 = counter(&d[1], "rx_drop_bad_qkey");
+	n0 = err_counter(&d[1], "rx_drop_bad_pkey");
+	q0 = err_counter(&d[1], "rx_drop_bad_qkey");
 	inject_ud(&p, 0x1234, p.qkey);		/* another partition */
 	inject_ud(&p, 0x7FFE, p.qkey);		/* limited member of another */
 	b_saw_nothing(&p, "B's receive CQ after wrong P_Keys");
-	CHECK_EQ(counter(&d[1], "rx_drop_bad_pkey") - n0, 2, "rx_drop_bad_pkey delta");
-	CHECK_EQ(counter(&d[1], "rx_drop_bad_qkey") - q0, 0, "rx_drop_bad_qkey delta");
+	CHECK_EQ(err_counter(&d[1], "rx_drop_bad_pkey") - n0, 2, "rx_drop_bad_pkey delta");
+	CHECK_EQ(err_counter(&d[1], "rx_drop_bad_qkey") - q0, 0, "rx_drop_bad_qkey delta");
 	inject_ud(&p, 0xFFFF, p.qkey);		/* the default partition */
 	recv_ok(&p, 1, 64);
-	CHECK_EQ(counter(&d[1], "rx_drop_bad_pkey") - n0, 2, "rx_drop_bad_pkey delta");
+	CHECK_EQ(err_counter(&d[1], "rx_drop_bad_pkey") - n0, 2, "rx_drop_bad_pkey delta");
 	NOTE("2 datagrams with a wrong P_Key dropped and counted, the right one received");
 	dp_teardown(&p, d);
 }
@@ -128,7 +108,7 @@ static void test_qkey(const struct dp_case *c)
 	if (!wr_qkey)
 		wr_qkey = p.qkey ^ 0x01010101;
 	post_ud_recv(&p, 6);
-	q0 = counter(&d[1], "rx_drop_bad_qkey");
+	q0 = err_counter(&d[1], "rx_drop_bad_qkey");
 	ls = (struct ibv_sge){ (uintptr_t)p.a.buf.p, 64, p.a.buf.mr->lkey };
 	wr.sg_list = &ls;
 	wr.wr.ud.ah = p.a.ah;
@@ -138,10 +118,10 @@ static void test_qkey(const struct dp_case *c)
 	err_expect_wc(p.a.scq, IBV_WC_SUCCESS, 5, p.a.qp, "A's UD send");
 	if (delivered) {
 		recv_ok(&p, 6, 64);
-		CHECK_EQ(counter(&d[1], "rx_drop_bad_qkey") - q0, 0, "rx_drop_bad_qkey delta");
+		CHECK_EQ(err_counter(&d[1], "rx_drop_bad_qkey") - q0, 0, "rx_drop_bad_qkey delta");
 	} else {
 		b_saw_nothing(&p, "B's receive CQ after a wrong Q_Key");
-		CHECK_EQ(counter(&d[1], "rx_drop_bad_qkey") - q0, 1, "rx_drop_bad_qkey delta");
+		CHECK_EQ(err_counter(&d[1], "rx_drop_bad_qkey") - q0, 1, "rx_drop_bad_qkey delta");
 	}
 	err_expect_state(p.a.qp, IBV_QPS_RTS, "A's QP");
 	NOTE("WR Q_Key 0x%x: %s", wr_qkey, delivered ? "received" : "dropped and counted");

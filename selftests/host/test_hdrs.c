@@ -130,6 +130,20 @@ TEST(pad_for)
 	ASSERT_EQ(sroce_pad_for(4097), 3);
 }
 
+/* IBA 10.9.3; seed-rules R1.5: a packet of another partition is dropped. */
+TEST(pkey_match)
+{
+	ASSERT_TRUE(sroce_pkey_match(0xFFFF, 0xFFFF));
+	ASSERT_TRUE(sroce_pkey_match(0x7FFF, 0xFFFF));	/* limited vs full */
+	ASSERT_TRUE(sroce_pkey_match(0xFFFF, 0x7FFF));
+	ASSERT_FALSE(sroce_pkey_match(0x7FFF, 0x7FFF));	/* both limited */
+	ASSERT_FALSE(sroce_pkey_match(0x1234, 0xFFFF));
+	ASSERT_FALSE(sroce_pkey_match(0xFFFE, 0xFFFF));
+	ASSERT_FALSE(sroce_pkey_match(0x8000, 0x8000));	/* invalid P_Key */
+	ASSERT_FALSE(sroce_pkey_match(0x0000, 0x8000));
+	ASSERT_TRUE(sroce_pkey_match(0x8123, 0x0123));
+}
+
 TEST(reth_layout)
 {
 	static const u8 want[16] = {

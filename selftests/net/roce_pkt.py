@@ -15,7 +15,8 @@ Prints the number of packets sent and the sum of their IB lengths (BTH
 through ICRC) as "sent N bytes B".
 
 KIND "req" sends one RC request (or response) of any opcode to a live QP (--psn, --va,
---rkey, --dmalen fill the RETH or AtomicETH, --payload its length) and,
+--rkey, --dmalen fill the RETH or AtomicETH, --payload its length, --pkey
+the BTH P_Key) and,
 with --sniff IFACE --reply-qpn Q, waits up to 3 s for the acknowledge the
 responder sends to QP Q and prints "reply syndrome 0xSS psn 0xPPPPPP"
 (or "reply none"): the requester's view of an injected error request.
@@ -70,8 +71,9 @@ IMM_OPS = {0x03, 0x05, 0x09, 0x0B}
 AETH_OPS = {0x0D, 0x0F, 0x10, 0x11}       # RC READ RESPONSE FIRST/LAST/ONLY, ACK
 
 
-def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload):
-    """One RC request: BTH (AckReq) + RETH/AtomicETH/ImmDt + payload."""
+def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload, pkey=0xFFFF):
+    """One RC (or UC) request: BTH (AckReq) + RETH/AtomicETH/ImmDt +
+    payload, with P_Key @pkey."""
     ext = b""
     if opcode in RETH_OPS:
         ext += struct.pack(">QII", va, rkey, dmalen)
@@ -82,11 +84,11 @@ def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload):
     if opcode in AETH_OPS:
         ext += struct.pack(">I", 0)      # ACK syndrome, MSN 0
     if opcode in AETH_OPS:
-        return bth(opcode, dqpn, psn=psn, pad=-len(payload) & 3) + ext + \
-            payload + bytes(-len(payload) & 3)
+        return bth(opcode, dqpn, psn=psn, pad=-len(payload) & 3,
+                   pkey=pkey) + ext + payload + bytes(-len(payload) & 3)
     pad = -len(payload) & 3
-    return bth(opcode, dqpn, psn=psn, pad=pad, ackreq=True) + ext + \
-        payload + bytes(pad)
+    return bth(opcode, dqpn, psn=psn, pad=pad, ackreq=True, pkey=pkey) + \
+        ext + payload + bytes(pad)
 
 
 def sniff_open(ifname):
@@ -258,7 +260,8 @@ def main():
     if a.kind == "req":
         sn = sniff_open(a.sniff) if a.sniff else None
         pl = bytes(rnd.getrandbits(8) for _ in range(a.payload))
-        add(rc_request(a.opcode, a.qpn, a.psn, a.va, a.rkey, a.dmalen, pl))
+        add(rc_request(a.opcode, a.qpn, a.psn, a.va, a.rkey, a.dmalen, pl,
+                       a.pkey))
         raw_send(dst, pkts)
         print("sent %d bytes %d" % (1, iblen))
         if sn:

@@ -185,15 +185,19 @@ static void test_lose_read_req(const struct dp_case *c)
  */
 static void test_lose_read_resp(const struct dp_case *c)
 {
+	struct dp_cfg cfg = { .max_rd_atomic = (uint8_t)c->arg,
+			      .max_dest_rd_atomic = (uint8_t)c->arg };
 	struct lossctx x;
 
-	ctx_up(&x, IBV_QPT_RC, NULL);
+	ctx_up(&x, IBV_QPT_RC, &cfg);
 	rel_fault(&x.p.b, "tx", "opcode=%d", OP_READ_RESP_MIDDLE);
 	read_msg(&x, 41);
 	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "READ responses dropped");
 	CHECK(B_DELTA(&x, "duplicate_request") >= 1, "B saw no duplicate READ");
 	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
 	read_msg(&x, 42);
+	/* seed-rules R2.7: a duplicate is not a new READ, even in a full table. */
+	CHECK_EQ(B_DELTA(&x, "rd_atomic_overflow"), 0, "B rd_atomic_overflow");
 	ctx_down(&x);
 }
 
@@ -546,6 +550,7 @@ static const struct dp_case cases[] = {
 	RC("write_lose_last", test_lose_pkt, IBV_WR_RDMA_WRITE, LOSE_LAST),
 	RC("read_lose_request", test_lose_read_req, 0, 0),
 	RC("read_lose_middle_response", test_lose_read_resp, 0, 0),
+	RC("read_lose_middle_response_table_of_1", test_lose_read_resp, 0, 1),
 	RC("lose_ack", test_lose_ack, 0, 0),
 	RC("lose_nak", test_lose_nak, 0, 0),
 	RC("atomic_lose_response", test_lose_atomic_resp, 0, 0),
