@@ -26,6 +26,7 @@
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
+#include <rdma/ib_mad.h>
 
 #include "sroce_exec.h"
 #include "sroce_qp.h"

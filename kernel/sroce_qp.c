@@ -7,7 +7,6 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
-#include <rdma/ib_mad.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "sroce_qp.h"
@@ -15,7 +14,6 @@
 #include "sroce_param.h"
 #include "sroce_cq.h"
 #include "sroce_recv.h"
-#include "bth.h"
 #include "qp_fsm.h"
 #include "psn.h"
 
