@@ -15,11 +15,15 @@
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
 # module parameter inline_engines=0 (every engine run in the work item),
-# to measure what running them inline buys, in the same boot.
+# to measure what running them inline buys, in the same boot; and
+# "sroce_lo": both ends on sroce_a, as rxe runs (see below).
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
 #          (selftests/lib.sh topo_up/devs_up), 192.0.2.1 <-> 192.0.2.2
+#   sroce_lo: both ends on sroce_a (netns sroce_a), 192.0.2.1 to itself:
+#          sroce delivers to its own device without the IP stack or the
+#          veth, the same favour as rxe's.
 #   rxe:   rxe0 on rxe_v0 in the init namespace, both ends on it (6.12's
 #          rdma_rxe opens its UDP socket in init_net only, so it cannot
 #          span two namespaces): rxe loops packets back inside the driver,
@@ -52,6 +56,9 @@ declare -A DEV_A DEV_B NSX_A NSX_B IP_A
 DEV_A[sroce]=sroce_a DEV_B[sroce]=sroce_b
 NSX_A[sroce]="ip netns exec $NS_A" NSX_B[sroce]="ip netns exec $NS_B"
 IP_A[sroce]=$IP4_A
+DEV_A[sroce_lo]=sroce_a DEV_B[sroce_lo]=sroce_a
+NSX_A[sroce_lo]="ip netns exec $NS_A" NSX_B[sroce_lo]="ip netns exec $NS_A"
+IP_A[sroce_lo]=$IP4_A
 DEV_A[sroce_wq]=sroce_a DEV_B[sroce_wq]=sroce_b
 NSX_A[sroce_wq]="ip netns exec $NS_A" NSX_B[sroce_wq]="ip netns exec $NS_B"
 IP_A[sroce_wq]=$IP4_A
@@ -59,7 +66,7 @@ DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
 IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
-declare -A IP_B=([sroce]=$IP4_B [sroce_wq]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
 
 say() { echo "[bench] $*" >&2; }

@@ -32,17 +32,22 @@ awk -F'\t' "$invalid"' { next }
 		}
 	}' "$raw" | sort >"$out.medians"
 
-# One row per section/test/metric with the three devices side by side.
+# One row per section/test/metric with the three devices side by side,
+# then the sroce variants when the run had them (BENCH_DEVICES): sroce_lo
+# (both ends on one device, rxe's set-up) and sroce_wq (inline_engines=0).
 awk -F'\t' -v OFS='\t' '
 	function r(a, b) { return (a != "" && b != "" && b + 0 != 0) ? sprintf("%.2f", a / b) : "-" }
 	{ k = $1 OFS $2 OFS $4 OFS $5 OFS $6; keys[k] = 1; val[k, $3] = $7; cnt[k] = $8 }
 	END {
 		print "section", "test", "metric", "unit", "better", "sroce", "rxe", "siw",
-			"sroce/rxe", "sroce/siw", "udp", "n"
+			"sroce/rxe", "sroce/siw", "udp", "n", "sroce_lo", "lo/rxe", "lo/siw",
+			"sroce_wq", "sroce/wq"
 		for (k in keys) {
 			s = val[k, "sroce"]; x = val[k, "rxe"]; w = val[k, "siw"]; u = val[k, "veth"]
+			l = val[k, "sroce_lo"]; q = val[k, "sroce_wq"]
 			print k, (s == "" ? "-" : s), (x == "" ? "-" : x), (w == "" ? "-" : w),
-				r(s, x), r(s, w), (u == "" ? "-" : u), cnt[k]
+				r(s, x), r(s, w), (u == "" ? "-" : u), cnt[k],
+				(l == "" ? "-" : l), r(l, x), r(l, w), (q == "" ? "-" : q), r(s, q)
 		}
 	}' "$out.medians" | (read -r h; echo "$h"; sort -t$'\t' -k1,1 -k2,2V) >"$out"
 rm -f "$out.medians"
@@ -67,18 +72,24 @@ target() {	# TEXT VALUE OP LIMIT
 	fi
 	printf '  %-52s %8s %s %-5s %s\n' "$1" "$2" "$3" "$4" "$verdict"
 }
-echo
-echo "Targets (ratios of medians in this run):"
-target "ib_write_bw 64 KiB sroce/rxe" "$(get ib_write_bw_65536 bw sroce/rxe)" ">=" 2.0
-target "ib_write_bw 64 KiB sroce/siw" "$(get ib_write_bw_65536 bw sroce/siw)" ">=" 1.5
-target "ib_send_lat 8 B sroce/rxe" "$(get ib_send_lat_8 t_typical sroce/rxe)" "<=" 0.5
-target "ib_send_lat 8 B sroce/siw" "$(get ib_send_lat_8 t_typical sroce/siw)" "<=" 1.0
-target "ib_write_lat 8 B sroce/rxe" "$(get ib_write_lat_8 t_typical sroce/rxe)" "<=" 0.5
-target "ib_write_lat 8 B sroce/siw" "$(get ib_write_lat_8 t_typical sroce/siw)" "<=" 1.0
-for s in 4096 65536 1048576; do
-	target "ib_read_bw $s B sroce/rxe" "$(get ib_read_bw_$s bw sroce/rxe)" ">=" 2.0
-done
-target "ib_atomic_bw sroce/rxe" "$(get ib_atomic_bw_8 bw sroce/rxe)" ">=" 3.0
+targets() {	# DEVICE LABEL
+	local d=$1 r=${2}/rxe w=${2}/siw s
+	[ "$d" = sroce ] || { r=lo/rxe; w=lo/siw; }
+	echo
+	echo "Targets for $d (ratios of medians in this run):"
+	target "ib_write_bw 64 KiB $d/rxe" "$(get ib_write_bw_65536 bw "$r")" ">=" 2.0
+	target "ib_write_bw 64 KiB $d/siw" "$(get ib_write_bw_65536 bw "$w")" ">=" 1.5
+	target "ib_send_lat 8 B $d/rxe" "$(get ib_send_lat_8 t_typical "$r")" "<=" 0.5
+	target "ib_send_lat 8 B $d/siw" "$(get ib_send_lat_8 t_typical "$w")" "<=" 1.0
+	target "ib_write_lat 8 B $d/rxe" "$(get ib_write_lat_8 t_typical "$r")" "<=" 0.5
+	target "ib_write_lat 8 B $d/siw" "$(get ib_write_lat_8 t_typical "$w")" "<=" 1.0
+	for s in 4096 65536 1048576; do
+		target "ib_read_bw $s B $d/rxe" "$(get ib_read_bw_$s bw "$r")" ">=" 2.0
+	done
+	target "ib_atomic_bw $d/rxe" "$(get ib_atomic_bw_8 bw "$r")" ">=" 3.0
+}
+targets sroce sroce
+[ "$(get ib_write_bw_65536 bw sroce_lo)" = - ] || targets sroce_lo lo
 wr=$(get ib_write_bw_65536 bw sroce) udp=$(get iperf3_udp_1472 bw udp)
 ceil=-
 [ -n "$wr" ] && [ -n "$udp" ] && [ "$udp" != - ] && [ "$wr" != - ] &&
