@@ -528,7 +528,14 @@ static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
 	skb->dev = dst_sdev->ndev;
 	skb->pkt_type = PACKET_HOST;
 	skb_queue_tail(&nd->loop_q, skb);
+	/*
+	 * With BHs off, enabling them again runs the BH work right here,
+	 * after this packet is queued; from process context queue_work()
+	 * alone would leave it to ksoftirqd (a context switch per packet).
+	 */
+	local_bh_disable();
 	queue_work(system_bh_wq, &nd->loop_work);
+	local_bh_enable();
 	return 0;
 }
 
