@@ -862,6 +862,15 @@ void sroce_resp_free(struct sroce_qp *qp)
 {
 	u32 i;
 
+	/*
+	 * A QP destroyed in the middle of a WRITE message still holds that
+	 * message's MR: without this put its deregistration waits forever.
+	 */
+	if (qp->resp.wmr) {
+		sroce_mr_put(qp->resp.wmr);
+		qp->resp.wmr = NULL;
+	}
+
 	for (i = 0; qp->resp.res && i < qp->resp.nres; i++)
 		if (qp->resp.res[i].mr)
 			sroce_mr_put(qp->resp.res[i].mr);
