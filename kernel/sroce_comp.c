@@ -56,6 +56,7 @@ static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
 {
 	if (!psn_after(next_psn, qp->comp.psn))
 		return;
+	sroce_sendwin_acked(&qp->req.win, psn_diff(next_psn, qp->comp.psn));
 	qp->comp.psn = next_psn;
 	qp->comp.nak_valid = false;
 	qp->comp.retry_left = qp->attr.retry_cnt;
@@ -186,6 +187,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			qp->comp.retry_left = left;
 			qp->comp.nak_valid = true;
 			qp->comp.nak_psn = psn;
+			sroce_sendwin_nak(&qp->req.win);
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
 			/* From comp.psn, as after an RNR NAK above. */
 			qp->req.need_retry = true;
@@ -292,8 +294,13 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (qp->type != SROCE_QPT_RC)
 		return;
-	/* A response to a PSN not sent yet, or to one already acknowledged. */
-	if (!psn_before(h->psn, qp->req.psn) || psn_before(h->psn, qp->comp.psn)) {
+	/*
+	 * A response to a PSN never sent, or to one already acknowledged.
+	 * After a go-back the requester may be resending far behind what it
+	 * once sent: a responder that has it all answers the first duplicate
+	 * with an ACK of everything (R2.6), which is news, not a stray.
+	 */
+	if (!psn_before(h->psn, qp->req.psn_new) || psn_before(h->psn, qp->comp.psn)) {
 		if (h->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
 		    h->psn == psn_sub(qp->comp.psn, 1)) {
 			struct sroce_aeth_syndrome s;
@@ -316,6 +323,9 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 	} else {
 		sroce_comp_aeth(qp, h->psn, h->aeth.syn);
 	}
+	/* Acknowledged beyond the resend: go on from the first PSN not acked. */
+	if (psn_after(qp->comp.psn, qp->req.psn))
+		qp->req.need_retry = true;
 }
 
 /* The completion opcode of a send WQE. */
@@ -385,6 +395,7 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 	}
 	qp->comp.retry_left = left;
 	qp->req.need_retry = true;
+	sroce_sendwin_timeout(&qp->req.win);
 	sroce_count(qp->sdev, SROCE_CNT_RETRANS_TIMEOUT);
 }
 

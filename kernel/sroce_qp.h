@@ -40,6 +40,7 @@
 #include "sroce_pkt.h"
 #include "parse.h"
 #include "qp_type.h"
+#include "sendwin.h"
 
 #define SROCE_MAX_SGE_HARD 32	/* == SROCE_MAX_SGE, usable in array sizes */
 
@@ -103,6 +104,8 @@ struct sroce_req {
 	bool wait_fence;
 	bool rnr_wait;
 	u32 noack_pkts;			/* packets since the last AckReq */
+	/* RC: how many PSNs may be unacknowledged (the completer adapts it) */
+	struct sroce_sendwin win;
 	/*
 	 * End-to-end credits (R2.10): the responder had @credits receive
 	 * WQEs free beyond the message it acknowledged at @credit_psn;

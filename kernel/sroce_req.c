@@ -20,8 +20,6 @@
 #include "parse.h"
 #include "psn.h"
 
-/* Unacknowledged PSNs a requester may have outstanding. */
-#define SROCE_MAX_UNACKED_PSNS	512
 /* Ask for an ACK at least this often inside long messages. */
 #define SROCE_ACKREQ_EVERY	64
 /* Packets sent per run before giving the other engines a turn. */
@@ -270,8 +268,16 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	h.pkey = IB_DEFAULT_PKEY_FULL;
 	h.dqpn = dqpn;
 	h.psn = qp->req.psn;
+	/*
+	 * Ask for an ACK at a message's end, every half window, and on the
+	 * packet that fills the window: the requester stops there, and
+	 * without that ACK only the timer would move it on.
+	 */
 	h.ackreq = qp->type == SROCE_QPT_RC &&
-		   (last || ++qp->req.noack_pkts >= SROCE_ACKREQ_EVERY);
+		   (last || ++qp->req.noack_pkts >=
+			    sroce_sendwin_ackreq_every(&qp->req.win, SROCE_ACKREQ_EVERY) ||
+		    psn_diff(psn_add(h.psn, psn_step), qp->comp.psn) >=
+		    (s32)qp->req.win.cwnd);
 	if (h.ackreq)
 		qp->req.noack_pkts = 0;
 	h.deth.qkey = qkey;
@@ -344,11 +350,23 @@ static void sroce_req_rewind(struct sroce_qp *qp)
 	qp->req.rd_atomic = 0;
 	qp->req.cur = qp->req.head;
 	qp->req.offset = 0;
+	/*
+	 * Everything sent may be acknowledged already (an ACK to a duplicate
+	 * covers all the responder has): then go on with the first WQE not
+	 * sent yet, at the first PSN not sent yet.
+	 */
+	qp->req.psn = psn;
 	for (idx = qp->comp.tail; idx != qp->req.head; idx++) {
 		struct sroce_swqe *sw = sroce_swqe_at(qp, idx);
 
-		if (sw->state == SROCE_SWQE_DONE || sw->npkts == 0)
+		if (sw->state == SROCE_SWQE_DONE)
 			continue;
+		if (sw->npkts == 0) {
+			if (!found)
+				qp->req.cur = idx;
+			found = true;
+			continue;
+		}
 		if (found) {
 			sw->state = SROCE_SWQE_POSTED;	/* again, same PSNs */
 			continue;
@@ -463,7 +481,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 		if (!sroce_req_may_start(qp, sw))
 			break;
 		if (qp->type == SROCE_QPT_RC &&
-		    psn_diff(qp->req.psn, qp->comp.psn) >= SROCE_MAX_UNACKED_PSNS)
+		    psn_diff(qp->req.psn, qp->comp.psn) >= (s32)qp->req.win.cwnd)
 			break;
 		if (sw->state == SROCE_SWQE_POSTED) {
 			if (!sw->npkts) {	/* first time: assign its PSNs */
@@ -500,6 +518,7 @@ void sroce_req_reset(struct sroce_qp *qp)
 	qp->req.wait_fence = false;
 	qp->req.rnr_wait = false;
 	qp->req.noack_pkts = 0;
+	sroce_sendwin_init(&qp->req.win);
 	sroce_req_reset_credits(qp);
 }
 

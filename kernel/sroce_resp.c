@@ -744,7 +744,13 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 	qp->resp.epsn = psn_add(qp->resp.epsn, 1);
 	if (rc && (h->mask & (SROCE_M_SEND | SROCE_M_WRITE)) &&
 	    (h->ackreq || (h->mask & SROCE_M_END))) {
-		/* Coalesced: one ACK at the end of the batch (R2.8). */
+		/*
+		 * Coalesced: one ACK at the end of the batch (R2.8), but each
+		 * AckReq the requester set gets one: on a lossy path its
+		 * window moves on with any of them, not only with the last.
+		 */
+		if (qp->resp.ack_pending && h->ackreq)
+			sroce_resp_send_ack(qp, qp->resp.ack_psn, sroce_resp_ack_syn(qp));
 		qp->resp.ack_pending = true;
 		qp->resp.ack_psn = h->psn;
 	}
@@ -855,6 +861,15 @@ int sroce_resp_alloc(struct sroce_qp *qp, u32 nres)
 void sroce_resp_free(struct sroce_qp *qp)
 {
 	u32 i;
+
+	/*
+	 * A QP destroyed in the middle of a WRITE message still holds that
+	 * message's MR: without this put its deregistration waits forever.
+	 */
+	if (qp->resp.wmr) {
+		sroce_mr_put(qp->resp.wmr);
+		qp->resp.wmr = NULL;
+	}
 
 	for (i = 0; qp->resp.res && i < qp->resp.nres; i++)
 		if (qp->resp.res[i].mr)

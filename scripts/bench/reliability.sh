@@ -8,12 +8,14 @@
 #    loss against (retry_cnt + 1) * T;
 #  - ib_write_bw, 64 KiB messages, RC, with netem random loss of 0%, 5% and
 #    20% on UDP port 4791 only (both directions; perftest's TCP exchange is
-#    left alone). BW_ITERS (default 200) and BW_LOSSES ("0 5 20") override.
+#    left alone). BW_ITERS (default 200) and BW_LOSSES ("0 1 5 20") override;
+#    REL_TIMING=0 skips rel_timing.
 # shellcheck disable=SC1091
 . "$(dirname "$0")/../../selftests/reliability/rel_lib.sh"
 
 BW_ITERS=${BW_ITERS:-200}
-BW_LOSSES=${BW_LOSSES:-0 5 20}
+BW_LOSSES=${BW_LOSSES:-0 1 5 20}
+REL_TIMING=${REL_TIMING:-1}
 
 # netem_roce NS DEV LOSS: LOSS% random loss on UDP dport 4791 leaving DEV.
 netem_roce() {
@@ -28,8 +30,10 @@ netem_roce() {
 
 rel_need
 dp_up
-info "== recovery timing (rel_timing)"
-"$TOOLS/rel_timing" | grep -E "BENCH|not ok|FAIL"
+if [ "$REL_TIMING" != 0 ]; then
+	info "== recovery timing (rel_timing)"
+	"$TOOLS/rel_timing" | grep -E "BENCH|not ok|FAIL"
+fi
 
 port=18700
 declare -A bw
@@ -42,6 +46,7 @@ for loss in $BW_LOSSES; do
 		bw[$loss]=$(awk '$1 == 65536 && NF >= 4 { v = $4 } END { print v }' <<<"$DP_LOG")
 	else
 		bw[$loss]="failed"
+		grep -iE "error|status|fail" <<<"$DP_LOG" | head -5 | sed 's/^/#   /'
 	fi
 	t1=$(date +%s.%N)
 	info "BENCH ib_write_bw RC 64 KiB x $BW_ITERS, ${loss}% loss on UDP 4791: ${bw[$loss]:-no report} MB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s wall)"

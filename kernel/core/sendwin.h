@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sendwin.h - the RC requester's adaptive send window.
+ *
+ * Go-back-N (seed-rules R2.5) throws away every packet sent after a lost
+ * one, so the number of unacknowledged PSNs in flight is what one loss
+ * costs. The window grows while ACKs bring progress and shrinks on a loss
+ * (additive increase, multiplicative decrease): on a clean path it opens
+ * to the fixed cap, on a lossy one a loss wastes a few packets instead of
+ * a whole cap's worth. Only the sending pace changes; the protocol
+ * (PSNs, NAKs, timers, retry counting) is untouched.
+ *
+ * Pure arithmetic: the requester owns the state and calls these from its
+ * work item.
+ */
+#ifndef SROCE_CORE_SENDWIN_H
+#define SROCE_CORE_SENDWIN_H
+
+#include "core_types.h"
+
+/* Unacknowledged PSNs a requester may ever have outstanding. */
+#define SROCE_WIN_MAX		512
+/* The window never closes below this (so ACKs keep coming). */
+#define SROCE_WIN_MIN		8
+
+struct sroce_sendwin {
+	u32 cwnd;	/* PSNs that may be unacknowledged, MIN..MAX */
+	u32 ssthresh;	/* below it the window doubles per window acked */
+	u32 acc;	/* acknowledged PSNs not yet turned into growth */
+};
+
+/* A new connection (or reset): the full window, as before any loss. */
+void sroce_sendwin_init(struct sroce_sendwin *w);
+
+/* @npsn PSNs were newly acknowledged: grow. */
+void sroce_sendwin_acked(struct sroce_sendwin *w, u32 npsn);
+
+/* A sequence-error NAK: the path lost a packet; halve. */
+void sroce_sendwin_nak(struct sroce_sendwin *w);
+
+/* A local ACK timeout: the path lost a whole exchange; start small. */
+void sroce_sendwin_timeout(struct sroce_sendwin *w);
+
+/*
+ * sroce_sendwin_ackreq_every - how many packets apart AckReq is set, so
+ * that ACKs arrive while the window is still open: half the window
+ * (at least 1), never more than @cap.
+ */
+u32 sroce_sendwin_ackreq_every(const struct sroce_sendwin *w, u32 cap);
+
+#endif /* SROCE_CORE_SENDWIN_H */
