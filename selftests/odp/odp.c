@@ -289,6 +289,30 @@ static void test_ud(const struct dp_case *c)
 	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 21, p.b.qp->qp_num, "UD RECV");
 	CHECK_EQ(wc.byte_len, DP_GRH + len, "UD RECV byte_len");
 	dp_check_range(o.b + 2 * PG - 20 + DP_GRH, len, 4, "UD SEND into an ODP buffer");
+
+	/*
+	 * Again with the GRH in page 2, now mapped, and the payload in the
+	 * untouched page 3: a fault in the receive softirq after the GRH is
+	 * placed must not shift the payload when the work item scatters the
+	 * datagram again.
+	 */
+	fill(o.a + PG - 50, len, 5);
+	sge = (struct ibv_sge){ (uintptr_t)o.b + 3 * PG - DP_GRH - 8, DP_GRH + len,
+				o.bmr->lkey };
+	dp_post_recv(&p.b, 23, &sge, 1);
+	{
+		struct ibv_sge s = { (uintptr_t)o.a + PG - 50, len, o.amr->lkey };
+		struct dp_sgl sl = { .n = 1, .len = len };
+
+		sl.sge[0] = s;
+		dp_send_wr(&p, IBV_WR_SEND, 24, &sl, IBV_SEND_SIGNALED, 0, 0, 0);
+	}
+	dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "UD SEND");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 24, p.a.qp->qp_num, "UD SEND");
+	dp_poll(p.b.rcq, &wc, DP_TIMEOUT_MS, "UD RECV");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 23, p.b.qp->qp_num, "UD RECV");
+	CHECK_EQ(wc.byte_len, DP_GRH + len, "UD RECV byte_len");
+	dp_check_range(o.b + 3 * PG - 8, len, 5, "UD payload into a fresh page");
 	bufs_free(&o);
 	dp_teardown(&p, d);
 }
