@@ -60,12 +60,6 @@ struct sroce_dev {
 	/* Lock free; see sroce_counters.h and sroce_stats.c. */
 	atomic64_t counters[SROCE_NUM_COUNTERS];
 
-	/*
-	 * ODP MRs alive. While any exists the receive softirq does not run
-	 * engines (their page faults sleep): see sroce_exec_odp_get().
-	 */
-	atomic_t odp_mrs;
-
 	/* Test-only drop rules (sroce_fault.c), off by default. */
 	struct sroce_fault fault;
 };

@@ -247,6 +247,10 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 					   sw->wqe.num_sge, off, buf, len,
 					   SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE) :
 			    -ENOMEM;
+		if (err == -EWOULDBLOCK) {
+			sroce_qp_defer(qp);	/* ODP fault in softirq */
+			return;
+		}
 		if (err) {
 			sroce_comp_fail(qp, sw, err == -ENOMEM ?
 					IB_WC_LOC_QP_OP_ERR : IB_WC_LOC_PROT_ERR);
@@ -279,6 +283,10 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 	err = sroce_sgl_copy(qp->sdev, qp->pd, (struct sroce_sge *)(sw + 1),
 			     sw->wqe.num_sge, 0, &orig, sizeof(orig),
 			     SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE);
+	if (err == -EWOULDBLOCK) {
+		sroce_qp_defer(qp);	/* ODP fault in softirq */
+		return;
+	}
 	if (err) {
 		sroce_comp_fail(qp, sw, IB_WC_LOC_PROT_ERR);
 		return;
@@ -316,6 +324,8 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	if (h->mask & SROCE_M_READ) {
 		sroce_comp_read_resp(qp, skb);
+		if (sroce_qp_deferred(qp))
+			return;		/* handled again, AETH included */
 		if (h->mask & SROCE_M_AETH)
 			sroce_comp_aeth(qp, h->psn, h->aeth.syn);
 	} else if (h->mask & SROCE_M_ATOMIC) {
@@ -452,6 +462,11 @@ bool sroce_comp_run(struct sroce_qp *qp)
 		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND) &&
 		    !sroce_pkt_hdrs(skb, &qp->rx_h))
 			sroce_comp_pkt(qp, skb);
+		if (sroce_qp_deferred(qp)) {
+			/* ODP fault in softirq: first again, in the work item */
+			skb_queue_head(&qp->rx_resp, skb);
+			break;
+		}
 		kfree_skb(skb);
 		progress = true;
 	}

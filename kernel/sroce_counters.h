@@ -63,7 +63,8 @@
 	X(ODP_FAULTS, "odp_faults")					\
 	X(ODP_PAGES_FAULTED, "odp_pages_faulted")			\
 	X(ODP_INVALIDATIONS, "odp_invalidations")			\
-	X(ODP_PREFETCH, "odp_prefetch")
+	X(ODP_PREFETCH, "odp_prefetch")					\
+	X(ODP_FAULT_DEFERRED, "odp_fault_deferred")
 
 #define SROCE_COUNTER_ENUM(id, name) SROCE_CNT_##id,
 enum sroce_counter {

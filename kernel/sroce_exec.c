@@ -10,8 +10,9 @@
  * waits. Owners, fastest first:
  *
  *   - the receive softirq, right where a packet arrives (as a NIC handles
- *     a packet where it lands), unless the device has ODP MRs, whose page
- *     faults sleep;
+ *     a packet where it lands). ODP memory that is mapped is used there
+ *     too; a page fault, which sleeps, stops the engine where it can
+ *     resume (sroce_qp_defer()) and the work item goes on from there;
  *   - a process ringing a user doorbell (post_send): the WQEs it posted go
  *     on the wire before the system call returns;
  *   - the QP's work item on sroce_wq, for everything else: timers, kicks
@@ -25,7 +26,6 @@
  */
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
-#include <linux/rcupdate.h>
 #include <rdma/ib_mad.h>
 
 #include "sroce_exec.h"
@@ -59,6 +59,8 @@ void sroce_engine_init(struct sroce_qp *qp)
 	qp->engine_busy = false;
 	qp->engine_kick = false;
 	qp->engine_waiters = 0;
+	qp->engine_defer = false;
+	qp->sirq_defer = false;
 }
 
 /*
@@ -147,19 +149,36 @@ void sroce_engine_unlock(struct sroce_qp *qp)
 		sroce_qp_schedule(qp);
 }
 
+static bool sroce_qp_defer_take(struct sroce_qp *qp)
+{
+	bool defer = qp->engine_defer;
+
+	qp->engine_defer = false;
+	return defer;
+}
+
 /*
  * Run the engines until none makes progress or @rounds run out. Caller
- * owns them. Returns true if work may remain.
+ * owns them. Returns true if work may remain: also when an engine met an
+ * ODP fault it could not resolve here, so the work item takes over.
  */
 static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 {
-	bool progress;
+	bool progress, defer;
 
+	/* Each engine starts with engine_defer clear: it checks its own. */
 	do {
 		progress = sroce_comp_run(qp);
+		defer = sroce_qp_defer_take(qp);
 		progress |= sroce_resp_run(qp);
+		defer |= sroce_qp_defer_take(qp);
 		progress |= sroce_req_run(qp);
+		defer |= sroce_qp_defer_take(qp);
 		sroce_qp_flush(qp);
+		if (defer) {
+			WRITE_ONCE(qp->sirq_defer, true);
+			return true;
+		}
 	} while (progress && --rounds > 0);
 	return progress;
 }
@@ -227,6 +246,8 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 		sroce_engine_tryput(qp, true);
 		return true;
 	}
+	if (!softirq)
+		WRITE_ONCE(qp->sirq_defer, false);	/* faults resolve here */
 	for (;;) {
 		bool more = sroce_qp_run_engines(qp, rounds);
 
@@ -250,25 +271,21 @@ void sroce_qp_work(struct work_struct *work)
 	sroce_qp_put(qp);
 }
 
-/*
- * Run the engines here and now if nobody does; else the owner is kicked.
- * Softirq: not while the device has ODP MRs (see sroce_exec_odp_get()).
- */
+/* Run the engines here and now if nobody does; else the owner is kicked. */
 static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq)
 {
 	bool more;
 
+	/* A fault is waiting for process context: the work item is due. */
 	if (!READ_ONCE(inline_engines) ||
-	    (softirq && atomic_read(&qp->sdev->odp_mrs))) {
+	    (softirq && READ_ONCE(qp->sirq_defer))) {
 		sroce_qp_schedule(qp);
 		return;
 	}
 	if (!sroce_engine_tryget(qp))
 		return;
 	if (softirq) {
-		rcu_read_lock();	/* sroce_exec_odp_get() waits for this */
 		more = sroce_qp_run_owned(qp, SROCE_SOFTIRQ_ROUNDS, true);
-		rcu_read_unlock();
 	} else {
 		migrate_disable();
 		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false);
@@ -276,22 +293,6 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq)
 	}
 	if (more)
 		sroce_qp_schedule(qp);
-}
-
-/*
- * An ODP MR is about to exist: from now on the receive softirq must not
- * run engines of this device (a page fault sleeps). Waits for the inline
- * runs that started before. Process context.
- */
-void sroce_exec_odp_get(struct sroce_dev *sdev)
-{
-	atomic_inc(&sdev->odp_mrs);
-	synchronize_rcu();
-}
-
-void sroce_exec_odp_put(struct sroce_dev *sdev)
-{
-	atomic_dec(&sdev->odp_mrs);
 }
 
 /*

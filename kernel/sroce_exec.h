@@ -6,7 +6,6 @@
 #ifndef SROCE_EXEC_H
 #define SROCE_EXEC_H
 
-struct sroce_dev;
 struct sroce_qp;
 struct work_struct;
 
@@ -23,9 +22,5 @@ void sroce_qp_schedule(struct sroce_qp *qp);
 void sroce_qp_work(struct work_struct *work);
 /* A user post_send doorbell: runs the engines in the caller if idle. */
 void sroce_qp_doorbell(struct sroce_qp *qp);
-
-/* An ODP MR comes and goes: no engines in softirq while any exists. */
-void sroce_exec_odp_get(struct sroce_dev *sdev);
-void sroce_exec_odp_put(struct sroce_dev *sdev);
 
 #endif /* SROCE_EXEC_H */

@@ -229,10 +229,13 @@ static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
  * @len: bytes
  * @dir: SROCE_TO_MR or SROCE_FROM_MR
  *
- * Does not sleep (kmap_local_page), except on an ODP MR: that may fault
- * pages in, so call it only from a QP's work item (process context).
- * Returns 0, or -EFAULT if part of the range is outside the MR or (ODP)
- * cannot be mapped.
+ * Any context the engines run in. On an ODP MR a page fault is resolved
+ * in process context (sleeps) and refused in atomic context with
+ * -EWOULDBLOCK: the caller must then leave the packet or WQE as it was
+ * (part of the bytes may be copied) and call sroce_qp_defer(), so that
+ * the QP's work item does it again (sroce_odp.c). Returns 0, -EWOULDBLOCK,
+ * or -EFAULT if part of the range is outside the MR or (ODP) cannot be
+ * mapped.
  */
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir)
@@ -298,8 +301,8 @@ static struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
  *
  * For an ODP MR, faults the range in now, so that an access error is found
  * before the operation has begun (a READ, before its first response);
- * nothing to do for other MRs. Like sroce_mr_copy(): may sleep on ODP MRs.
- * Returns 0 or -EFAULT.
+ * nothing to do for other MRs. Like sroce_mr_copy(): -EWOULDBLOCK for a
+ * fault in atomic context. Returns 0, -EWOULDBLOCK or -EFAULT.
  */
 int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
 {
@@ -334,7 +337,8 @@ void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
  * @comp: compare value
  * @orig: set to the word's value before the operation
  *
- * Like sroce_mr_copy(): may sleep on an ODP MR. Returns 0 or -EFAULT.
+ * Like sroce_mr_copy(); on -EWOULDBLOCK the ATOMIC was not executed.
+ * Returns 0, -EWOULDBLOCK or -EFAULT.
  */
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig)
@@ -366,8 +370,8 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
  * @dir: SROCE_TO_MR (receive, READ response) or SROCE_FROM_MR (send)
  * @access: IB_ACCESS_LOCAL_WRITE when writing into the SGL, else 0
  *
- * Context as sroce_mr_copy() (may sleep on ODP MRs). Returns 0; -EACCES
- * on a protection fault (an SGE whose L_Key or range fails a check, or
+ * Context as sroce_mr_copy(). Returns 0; -EWOULDBLOCK as sroce_mr_copy();
+ * -EACCES on a protection fault (an SGE whose L_Key or range fails a check, or
  * ODP memory that cannot be mapped: IB_WC_LOC_PROT_ERR, seed-rules R3.5);
  * -EMSGSIZE if the SGL is shorter than @offset + @len (IB_WC_LOC_LEN_ERR).
  */
@@ -393,7 +397,7 @@ int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		err = sroce_mr_copy(mr, sges[i].addr + offset, buf, n, dir);
 		sroce_mr_put(mr);
 		if (err)
-			return -EACCES;
+			return err == -EWOULDBLOCK ? err : -EACCES;
 		buf += n;
 		len -= n;
 		offset = 0;

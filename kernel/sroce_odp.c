@@ -3,34 +3,45 @@
  * sroce on-demand paging (seed-rules R5.3).
  *
  * An ODP MR pins nothing. Its pages live in an ib_umem_odp: dma_list[i]
- * says whether page i is mapped for the device and with which rights
- * (ODP_READ_ALLOWED_BIT, ODP_WRITE_ALLOWED_BIT), pfn_list[i] which page it
- * is. An explicit MR has one umem for its range; an implicit MR (the whole
- * address space) has a root umem and, created on first touch, one child
- * umem per SROCE_ODP_CHILD_SHIFT-sized slice of the address space.
+ * says whether page i is mapped for the device, with which rights
+ * (ODP_READ_ALLOWED_BIT, ODP_WRITE_ALLOWED_BIT) and, sroce using virtual
+ * DMA, at which kernel address. An explicit MR has one umem for its range;
+ * an implicit MR (the whole address space) has a root umem and, created on
+ * first touch, one child umem per SROCE_ODP_CHILD_SHIFT-sized slice of the
+ * address space.
  *
- * Faults. Every access to an MR's memory (sroce_mr_copy, sroce_mr_atomic)
- * runs in a QP's work item: process context that may sleep. An access
- * takes the umem's umem_mutex, checks that its pages are mapped with the
- * rights it needs and, if not, faults them in itself (hmm_range_fault via
- * ib_umem_odp_map_dma_and_lock) before copying. So a fault delays only the
- * QP that hit it, by the time the fault takes; no packet is dropped, no
- * RNR NAK is sent, and no transport timer has to fire (seed 004's packet
- * damming and packet flood cannot happen). The mapping lives in the MR's
- * umem: every QP that later touches the page finds it mapped.
+ * Accesses (sroce_mr_copy, sroce_mr_atomic, sroce_mr_prefault) run where
+ * the QP's engines run, the receive softirq included, as an RNIC's do:
+ * pages the device has mapped are used at once, without umem_mutex. Each
+ * umem has a struct sroce_odp_umem (odp->private): its usable bitmap says
+ * which dma_list entries may be used so, and its rwlock, held for reading
+ * while the bytes are copied, keeps them mapped meanwhile.
+ *
+ * Faults. A page not mapped with the rights an access needs is a fault. In
+ * process context (the QP's work item, a doorbell caller) the access
+ * resolves it itself (hmm_range_fault via ib_umem_odp_map_dma_and_lock),
+ * marks the pages usable and copies under umem_mutex. In atomic context it
+ * returns -EWOULDBLOCK: the engine stops where it can start again and the
+ * QP's work item goes on from there (sroce_qp_defer()). So a fault delays
+ * only the QP that hit it, by the time the fault takes; no packet is
+ * dropped, no RNR NAK is sent, and no transport timer has to fire (seed
+ * 004's packet damming and packet flood cannot happen). The mapping lives
+ * in the umem: every QP that later touches the page finds it mapped.
  *
  * Invalidation. The umem's MMU interval notifier (sroce_odp_invalidate)
- * takes umem_mutex and unmaps the pages of the range. An access copies
- * with umem_mutex held, so a page cannot be unmapped, freed or replaced
- * (munmap, MADV_DONTNEED, COW after fork, mprotect, migration) while its
- * bytes are copied, and the next access faults in the new page.
+ * takes umem_mutex, clears the range's usable bits under the write lock
+ * (so it waits for the accesses in progress there), then unmaps the
+ * pages. A page cannot be unmapped, freed or replaced (munmap,
+ * MADV_DONTNEED, COW after fork, mprotect, migration) while its bytes are
+ * copied, and the next access faults the new page in.
  *
- * Locks: umem_mutex (ib_umem_odp) protects dma_list/pfn_list and the
- * notifier sequence; mr->odp_child_lock serialises the creation of
- * implicit children (mr->odp_children, an xarray: lookups without the
- * mutex). Children live until the MR is deregistered. Never taken in
- * atomic context.
+ * Locks, outermost first: mr->odp_child_lock serialises the creation of
+ * implicit children (mr->odp_children, an xarray: lookups without it);
+ * umem_mutex (ib_umem_odp) protects dma_list, pfn_list and the notifier
+ * sequence; sroce_odp_umem.lock, see there. Only the last is taken in
+ * atomic context. Children live until the MR is deregistered.
  */
+#include <linux/bitmap.h>
 #include <linux/hmm.h>
 #include <linux/highmem.h>
 #include <linux/mmu_notifier.h>
@@ -39,12 +50,24 @@
 #include <rdma/ib_umem_odp.h>
 
 #include "sroce.h"
-#include "sroce_exec.h"
 #include "sroce_mr.h"
 #include "sroce_odp.h"
 
 #define CREATE_TRACE_POINTS
 #include "sroce_trace.h"
+
+/*
+ * sroce's side of one ib_umem_odp (its ->private). Bit i of usable: page
+ * i is mapped (dma_list[i], whose rights may grow meanwhile: READ_ONCE)
+ * and stays mapped while lock is held for reading. Bits are set under
+ * umem_mutex and lock (write) after a map; the notifier clears them under
+ * both before it unmaps. lock is taken with BHs off: accesses run in the
+ * receive softirq.
+ */
+struct sroce_odp_umem {
+	rwlock_t lock;
+	unsigned long usable[];
+};
 
 /* Asynchronous prefetches (ibv_advise_mr without FLUSH). */
 static struct workqueue_struct *sroce_odp_wq;
@@ -65,15 +88,62 @@ static struct sroce_dev *sroce_odp_dev(struct ib_umem_odp *odp)
 	return to_sroce_dev(odp->umem.ibdev);
 }
 
+/* Index in dma_list (and usable) of the page holding user address @va. */
+static unsigned long sroce_odp_index(struct ib_umem_odp *odp, u64 va)
+{
+	return (va - ib_umem_start(odp)) >> odp->page_shift;
+}
+
+/*
+ * May an access fault pages in here? The engines run in the receive
+ * softirq or in process context that may sleep (a QP's work item, a
+ * doorbell caller: sroce_exec.c); in_interrupt() also covers a process
+ * with BHs off.
+ */
+static bool sroce_odp_may_fault(void)
+{
+	return !in_interrupt() && !irqs_disabled();
+}
+
+/* Attach a struct sroce_odp_umem to a new (explicit or child) umem. */
+static int sroce_odp_umem_attach(struct ib_umem_odp *odp)
+{
+	size_t bits = ib_umem_odp_num_pages(odp);
+	struct sroce_odp_umem *su;
+
+	su = kvzalloc(struct_size(su, usable, BITS_TO_LONGS(bits)),
+		      GFP_KERNEL);
+	if (!su)
+		return -ENOMEM;
+	rwlock_init(&su->lock);
+	/* The notifier may run already: it reads this under umem_mutex. */
+	mutex_lock(&odp->umem_mutex);
+	odp->private = su;
+	mutex_unlock(&odp->umem_mutex);
+	return 0;
+}
+
+/* Release a umem and its struct sroce_odp_umem. No access in progress. */
+static void sroce_odp_umem_release(struct ib_umem_odp *odp)
+{
+	struct sroce_odp_umem *su = odp->private;
+
+	ib_umem_odp_release(odp);	/* its notifier is gone after this */
+	kvfree(su);
+}
+
 /*
  * MMU interval notifier: the range of @mni's umem overlapping @range is
- * about to change. Unmap those pages; the next access faults them in again.
+ * about to change. Stop accesses to those pages and unmap them; the next
+ * access faults them in again.
  */
 static bool sroce_odp_invalidate(struct mmu_interval_notifier *mni,
 				 const struct mmu_notifier_range *range,
 				 unsigned long cur_seq)
 {
 	struct ib_umem_odp *odp = container_of(mni, struct ib_umem_odp, notifier);
+	struct sroce_odp_umem *su;
+	unsigned long first;
 	u64 start, end;
 
 	if (!mmu_notifier_range_blockable(range))
@@ -82,6 +152,14 @@ static bool sroce_odp_invalidate(struct mmu_interval_notifier *mni,
 	mmu_interval_set_seq(mni, cur_seq);
 	start = max_t(u64, ib_umem_start(odp), range->start);
 	end = min_t(u64, ib_umem_end(odp), range->end);
+	su = odp->private;	/* NULL: registration, nothing usable yet */
+	if (start < end && su) {
+		first = sroce_odp_index(odp, start);
+		write_lock_bh(&su->lock);
+		bitmap_clear(su->usable, first,
+			     sroce_odp_index(odp, end - 1) - first + 1);
+		write_unlock_bh(&su->lock);
+	}
 	if (start < end)
 		ib_umem_odp_unmap_dma_pages(odp, start, end);
 	mutex_unlock(&odp->umem_mutex);
@@ -113,7 +191,11 @@ int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access)
 {
 	struct ib_device *ibdev = mr->ibmr.pd->device;
 	struct ib_umem_odp *odp;
+	int err;
 
+	/* Pages are reached through dma_list's kernel addresses. */
+	if (!ib_uses_virt_dma(ibdev))
+		return -EOPNOTSUPP;
 	xa_init(&mr->odp_children);
 	mutex_init(&mr->odp_child_lock);
 	if (sroce_odp_is_implicit(start, length)) {
@@ -126,10 +208,18 @@ int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access)
 	}
 	if (IS_ERR(odp))
 		return PTR_ERR(odp);
-	odp->private = mr;
+	/* An implicit root maps nothing itself: its children do. */
+	if (!odp->is_implicit_odp) {
+		err = sroce_odp_umem_attach(odp);
+		if (err)
+			goto err_release;
+	}
 	mr->odp = odp;
-	sroce_exec_odp_get(to_sroce_dev(ibdev));
 	return 0;
+
+err_release:
+	ib_umem_odp_release(odp);
+	return err;
 }
 
 /* After the MR left the key table: no access can be in progress. */
@@ -141,16 +231,16 @@ void sroce_odp_release(struct sroce_mr *mr)
 	if (!mr->odp)
 		return;
 	xa_for_each(&mr->odp_children, idx, child)
-		ib_umem_odp_release(child);
+		sroce_odp_umem_release(child);
 	xa_destroy(&mr->odp_children);
-	ib_umem_odp_release(mr->odp);
+	sroce_odp_umem_release(mr->odp);
 	mr->odp = NULL;
-	sroce_exec_odp_put(to_sroce_dev(mr->ibmr.pd->device));
 }
 
 /*
  * The umem that tracks user address @va: the MR's own, or for an implicit
- * MR the child for @va's slice, created on first use.
+ * MR the child for @va's slice, created on first use (which sleeps: in
+ * atomic context a missing child is a fault, -EWOULDBLOCK).
  */
 static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 {
@@ -165,6 +255,10 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 	child = xa_load(&mr->odp_children, idx);
 	if (child)
 		return child;
+	if (!sroce_odp_may_fault()) {
+		sroce_count(sroce_odp_dev(mr->odp), SROCE_CNT_ODP_FAULT_DEFERRED);
+		return ERR_PTR(-EWOULDBLOCK);
+	}
 	mutex_lock(&mr->odp_child_lock);
 	child = xa_load(&mr->odp_children, idx);
 	if (child)
@@ -174,15 +268,21 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 					&sroce_odp_mni_ops);
 	if (IS_ERR(child))
 		goto out_unlock;
-	child->private = mr;
+	err = sroce_odp_umem_attach(child);
+	if (err)
+		goto err_release;
+	/* Published with its sroce_odp_umem: lookups need no lock. */
 	err = xa_err(xa_store(&mr->odp_children, idx, child, GFP_KERNEL));
-	if (err) {
-		ib_umem_odp_release(child);
-		child = ERR_PTR(err);
-	}
+	if (err)
+		goto err_release;
 out_unlock:
 	mutex_unlock(&mr->odp_child_lock);
 	return child;
+
+err_release:
+	sroce_odp_umem_release(child);
+	mutex_unlock(&mr->odp_child_lock);
+	return ERR_PTR(err);
 }
 
 /* User address of MR byte @iova. */
@@ -191,16 +291,42 @@ static u64 sroce_odp_va(struct sroce_mr *mr, u64 iova)
 	return mr->odp_va + (iova - mr->iova);
 }
 
+/* Are the pages of [va, va + len) usable with @perm? su->lock held. */
+static bool sroce_odp_usable(struct ib_umem_odp *odp, u64 va, u64 len,
+			     u64 perm)
+{
+	struct sroce_odp_umem *su = odp->private;
+	unsigned long i, last = sroce_odp_index(odp, va + len - 1);
+
+	for (i = sroce_odp_index(odp, va); i <= last; i++)
+		if (!test_bit(i, su->usable) ||
+		    (READ_ONCE(odp->dma_list[i]) & perm) != perm)
+			return false;
+	return true;
+}
+
+/* Mark the mapped pages of [va, va + len) usable. umem_mutex held. */
+static void sroce_odp_mark_usable(struct ib_umem_odp *odp, u64 va, u64 len)
+{
+	struct sroce_odp_umem *su = odp->private;
+	unsigned long i, last = sroce_odp_index(odp, va + len - 1);
+
+	lockdep_assert_held(&odp->umem_mutex);
+	write_lock_bh(&su->lock);
+	for (i = sroce_odp_index(odp, va); i <= last; i++)
+		if (odp->dma_list[i])
+			__set_bit(i, su->usable);
+	write_unlock_bh(&su->lock);
+}
+
 /* Pages of [va, va + len) not mapped with all of @perm. umem_mutex held. */
 static u32 sroce_odp_missing(struct ib_umem_odp *odp, u64 va, u64 len,
 			     u64 perm)
 {
-	u64 first = (va - ib_umem_start(odp)) >> odp->page_shift;
-	u64 last = (va + len - 1 - ib_umem_start(odp)) >> odp->page_shift;
+	unsigned long i, last = sroce_odp_index(odp, va + len - 1);
 	u32 missing = 0;
-	u64 i;
 
-	for (i = first; i <= last; i++)
+	for (i = sroce_odp_index(odp, va); i <= last; i++)
 		if ((odp->dma_list[i] & perm) != perm)
 			missing++;
 	return missing;
@@ -208,10 +334,10 @@ static u32 sroce_odp_missing(struct ib_umem_odp *odp, u64 va, u64 len,
 
 /*
  * Make [va, va + len) (inside @odp, len > 0) accessible for reading, or
- * writing if @write, faulting pages in as needed. On success returns 0 with
- * odp->umem_mutex held: the pages stay mapped until it is released.
- * Returns -EFAULT if the range cannot be mapped so (no VMA, no permission).
- * Sleeps.
+ * writing if @write, faulting pages in as needed, and mark them usable.
+ * On success returns 0 with odp->umem_mutex held: the pages stay mapped
+ * until it is released. Returns -EFAULT if the range cannot be mapped so
+ * (no VMA, no permission). Sleeps.
  */
 static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 			      u64 va, u64 len, bool write)
@@ -223,10 +349,11 @@ static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 	u32 missing;
 	int ret;
 
+	might_sleep();
 	mutex_lock(&odp->umem_mutex);
 	missing = sroce_odp_missing(odp, va, len, perm);
 	if (!missing)
-		return 0;
+		goto out_mark;
 	mutex_unlock(&odp->umem_mutex);
 
 	trace_sroce_odp_fault_start(dev_name(&sdev->ibdev.dev), mr->lkey, va,
@@ -251,17 +378,72 @@ out:
 	if (ret < 0)
 		return -EFAULT;
 	sroce_count_add(sdev, SROCE_CNT_ODP_PAGES_FAULTED, missing);
+out_mark:
+	sroce_odp_mark_usable(odp, va, len);
 	return 0;
 }
 
-/* The page holding @va and @va's offset in it. umem_mutex held, mapped. */
+/*
+ * Hold [va, va + len) of @odp (inside it, len > 0) mapped for reading, or
+ * writing if @write. Returns 0 with su->lock held for reading (the pages
+ * were usable: *faulted false) or, in process context after a fault, with
+ * umem_mutex held (*faulted true); sroce_odp_unhold() lets go. Returns
+ * -EWOULDBLOCK for a fault in atomic context, -EFAULT if the range cannot
+ * be mapped so.
+ */
+static int sroce_odp_hold(struct sroce_mr *mr, struct ib_umem_odp *odp,
+			  u64 va, u64 len, bool write, bool *faulted)
+{
+	struct sroce_odp_umem *su = odp->private;
+	u64 perm = ODP_READ_ALLOWED_BIT | (write ? ODP_WRITE_ALLOWED_BIT : 0);
+
+	read_lock_bh(&su->lock);
+	if (sroce_odp_usable(odp, va, len, perm)) {
+		*faulted = false;
+		return 0;
+	}
+	read_unlock_bh(&su->lock);
+	if (!sroce_odp_may_fault()) {
+		sroce_count(sroce_odp_dev(odp), SROCE_CNT_ODP_FAULT_DEFERRED);
+		return -EWOULDBLOCK;
+	}
+	*faulted = true;
+	return sroce_odp_map_lock(mr, odp, va, len, write);
+}
+
+static void sroce_odp_unhold(struct ib_umem_odp *odp, bool faulted)
+{
+	struct sroce_odp_umem *su = odp->private;
+
+	if (faulted)
+		mutex_unlock(&odp->umem_mutex);
+	else
+		read_unlock_bh(&su->lock);
+}
+
+/*
+ * The page holding @va and @va's offset in it; @va held mapped. The DMA
+ * address of a virtual-DMA device is the page's kernel address.
+ */
 static struct page *sroce_odp_page(struct ib_umem_odp *odp, u64 va,
 				   unsigned int *off)
 {
-	u64 idx = (va - ib_umem_start(odp)) >> PAGE_SHIFT;
+	dma_addr_t dma = READ_ONCE(odp->dma_list[sroce_odp_index(odp, va)]);
+	void *kva = (void *)(uintptr_t)(dma & ODP_DMA_ADDR_MASK) +
+		    (va & (BIT(odp->page_shift) - 1));
 
-	*off = offset_in_page(va);
-	return hmm_pfn_to_page(odp->pfn_list[idx]);
+	*off = offset_in_page(kva);
+	return virt_to_page(kva);
+}
+
+/* The umem for @va, or -EFAULT / -EWOULDBLOCK (see sroce_odp_umem_of()). */
+static struct ib_umem_odp *sroce_odp_umem_get(struct sroce_mr *mr, u64 va)
+{
+	struct ib_umem_odp *odp = sroce_odp_umem_of(mr, va);
+
+	if (IS_ERR(odp) && PTR_ERR(odp) != -EWOULDBLOCK)
+		return ERR_PTR(-EFAULT);
+	return odp;
 }
 
 /**
@@ -272,8 +454,10 @@ static struct page *sroce_odp_page(struct ib_umem_odp *odp, u64 va,
  * @len: bytes
  * @dir: SROCE_TO_MR or SROCE_FROM_MR
  *
- * Process context (a QP work item); sleeps to resolve faults. Returns 0 or
- * -EFAULT (the memory is not mapped in the process, or not writable).
+ * Any context the engines run in: faults in process context. Returns 0,
+ * -EFAULT (the memory is not mapped in the process, or not writable) or
+ * -EWOULDBLOCK (a fault in atomic context: part of the copy may be done;
+ * the caller starts it again in process context).
  */
 int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		   enum sroce_copy_dir dir)
@@ -283,16 +467,17 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 	struct ib_umem_odp *odp;
 	unsigned int off;
 	struct page *page;
+	bool faulted;
 	u32 n, chunk;
 	void *p;
 	int err;
 
 	while (len) {
-		odp = sroce_odp_umem_of(mr, va);
+		odp = sroce_odp_umem_get(mr, va);
 		if (IS_ERR(odp))
-			return -EFAULT;
+			return PTR_ERR(odp);
 		n = min_t(u64, len, ib_umem_end(odp) - va);
-		err = sroce_odp_map_lock(mr, odp, va, n, write);
+		err = sroce_odp_hold(mr, odp, va, n, write, &faulted);
 		if (err)
 			return err;
 		len -= n;
@@ -309,7 +494,7 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 			va += chunk;
 			n -= chunk;
 		}
-		mutex_unlock(&odp->umem_mutex);
+		sroce_odp_unhold(odp, faulted);
 	}
 	return 0;
 }
@@ -323,7 +508,8 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
  * @comp: compare value
  * @orig: the word's value before the operation
  *
- * Process context; sleeps to resolve a fault. Returns 0 or -EFAULT.
+ * As sroce_odp_copy(); on -EWOULDBLOCK nothing was executed. Returns 0,
+ * -EFAULT or -EWOULDBLOCK.
  */
 int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		     u64 swap_add, u64 comp, u64 *orig)
@@ -332,37 +518,40 @@ int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 	struct ib_umem_odp *odp;
 	unsigned int off;
 	struct page *page;
+	bool faulted;
 	int err;
 
-	odp = sroce_odp_umem_of(mr, va);
+	odp = sroce_odp_umem_get(mr, va);
 	if (IS_ERR(odp))
-		return -EFAULT;
-	err = sroce_odp_map_lock(mr, odp, va, sizeof(u64), true);
+		return PTR_ERR(odp);
+	err = sroce_odp_hold(mr, odp, va, sizeof(u64), true, &faulted);
 	if (err)
 		return err;
 	page = sroce_odp_page(odp, va, &off);
 	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
-	mutex_unlock(&odp->umem_mutex);
+	sroce_odp_unhold(odp, faulted);
 	return 0;
 }
 
 /*
  * Map [iova, iova + len) of @mr for the device: for reading, for writing
- * if @write, or (@no_fault) only the pages the process has already, with
- * the rights it has on them. Sleeps. Returns 0 or -EFAULT.
+ * if @write, or (@no_fault, process context only) only the pages the
+ * process has already, with the rights it has on them. Returns 0, -EFAULT
+ * or, in atomic context, -EWOULDBLOCK.
  */
 static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
 			       bool write, bool no_fault)
 {
 	u64 va = sroce_odp_va(mr, iova);
 	struct ib_umem_odp *odp;
+	bool faulted;
 	u64 n;
 	int ret;
 
 	while (len) {
-		odp = sroce_odp_umem_of(mr, va);
+		odp = sroce_odp_umem_get(mr, va);
 		if (IS_ERR(odp))
-			return -EFAULT;
+			return PTR_ERR(odp);
 		n = min_t(u64, len, ib_umem_end(odp) - va);
 		if (no_fault) {
 			ret = ib_umem_odp_map_dma_and_lock(odp, va, n,
@@ -370,12 +559,14 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
 							   false);
 			if (ret < 0)
 				return -EFAULT;
+			sroce_odp_mark_usable(odp, va, n);
+			mutex_unlock(&odp->umem_mutex);
 		} else {
-			ret = sroce_odp_map_lock(mr, odp, va, n, write);
+			ret = sroce_odp_hold(mr, odp, va, n, write, &faulted);
 			if (ret)
 				return ret;
+			sroce_odp_unhold(odp, faulted);
 		}
-		mutex_unlock(&odp->umem_mutex);
 		va += n;
 		len -= n;
 	}
@@ -389,7 +580,7 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
  * @len: bytes
  * @write: map for writing
  *
- * Process context; sleeps. Returns 0 or -EFAULT.
+ * As sroce_odp_copy(). Returns 0, -EFAULT or -EWOULDBLOCK.
  */
 int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
 {

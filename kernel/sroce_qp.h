@@ -224,6 +224,14 @@ struct sroce_qp {
 	wait_queue_head_t engine_wait;
 	/* CPU + 1 of the last softirq run, 0 none: written by the owner. */
 	int sirq_cpu;
+	/*
+	 * engine_defer (owner only): an engine stopped on an ODP fault it
+	 * may not resolve in softirq. sirq_defer (READ/WRITE_ONCE): set then
+	 * by the softirq owner, cleared by the next process-context owner;
+	 * meanwhile the receive softirq leaves the engines to the work item.
+	 */
+	bool engine_defer;
+	bool sirq_defer;
 
 	/* Engines: touched only by their owner. */
 	struct work_struct work;
@@ -283,5 +291,20 @@ void sroce_resp_free(struct sroce_qp *qp);
 int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
 void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart);
 u32 sroce_wc_opcode(const struct sroce_swqe *sw);
+
+/*
+ * An ODP access returned -EWOULDBLOCK (a page fault in softirq): the
+ * engine has undone what the packet or WQE changed and stops there; the
+ * engines go on in the QP's work item, which may fault (sroce_exec.c).
+ */
+static inline void sroce_qp_defer(struct sroce_qp *qp)
+{
+	qp->engine_defer = true;
+}
+
+static inline bool sroce_qp_deferred(const struct sroce_qp *qp)
+{
+	return qp->engine_defer;
+}
 
 #endif /* SROCE_QP_H */

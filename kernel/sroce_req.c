@@ -235,6 +235,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	struct sk_buff *skb;
 	int opcode, err;
 	bool rd = sw->kind == SROCE_WR_READ;
+	u32 noack_pkts = qp->req.noack_pkts;
 
 	if (rd || sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD) {
 		paylen = 0;
@@ -302,6 +303,13 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 			err = sroce_sgl_copy(qp->sdev, qp->pd, sroce_swqe_sges(sw),
 					     sw->wqe.num_sge, qp->req.offset, dst,
 					     paylen, SROCE_FROM_MR, 0);
+			if (err == -EWOULDBLOCK) {
+				/* ODP fault in softirq: the work item sends it */
+				kfree_skb(skb);
+				qp->req.noack_pkts = noack_pkts;
+				sroce_qp_defer(qp);
+				return 1;
+			}
 			if (err) {
 				kfree_skb(skb);
 				sroce_req_fail(qp, sw, IB_WC_LOC_PROT_ERR);

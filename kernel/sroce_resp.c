@@ -3,8 +3,9 @@
  * sroce responder: executes received requests (SEND, WRITE, READ, ATOMIC)
  * into receive WQEs and memory regions, answers with ACK, NAK, READ
  * responses and ATOMIC ACKs, and handles duplicates and sequence errors
- * exactly as seed-rules R2.4 - R2.10, R3.4 and R3.7 say. Runs only in the
- * QP's work item.
+ * exactly as seed-rules R2.4 - R2.10, R3.4 and R3.7 say. Runs where the
+ * QP's engines run (sroce_exec.c); a request that meets an ODP fault in
+ * softirq is left as it was and handled again by the work item.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -262,8 +263,16 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_qp_error(qp, false, 0);
 		return;
 	}
-	if (sroce_resp_scatter(qp, &grh, sizeof(grh)) ||
-	    sroce_resp_scatter(qp, payload, h->payload_len)) {
+	err = sroce_resp_scatter(qp, &grh, sizeof(grh));
+	if (!err)
+		err = sroce_resp_scatter(qp, payload, h->payload_len);
+	if (err == -EWOULDBLOCK) {
+		/* ODP fault in softirq: the WQE is kept, scattered again */
+		qp->resp.roffset = 0;
+		sroce_qp_defer(qp);
+		return;
+	}
+	if (err) {
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, 0, 0, 0,
 				    skb, false);
 		sroce_qp_error(qp, false, 0);
@@ -297,6 +306,11 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	err = sroce_resp_scatter(qp, payload, h->payload_len);
+	if (err == -EWOULDBLOCK) {
+		/* ODP fault in softirq: scattered again from roffset */
+		sroce_qp_defer(qp);
+		return false;
+	}
 	if (err) {
 		/* R3.4: bad L_Key in the receive WQE */
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, 0, IB_WC_LOC_PROT_ERR);
@@ -330,13 +344,13 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	struct sroce_resp *r = &qp->resp;
 	u8 *payload = sroce_pkt_payload(skb);
 	enum sroce_mr_err merr;
+	int err;
 
 	if (!payload)
 		return false;
 	/* A WRITE with immediate needs a receive WQE too (R1.6, R2.4). */
 	if (h->mask & SROCE_M_IMM) {
-		int err = sroce_resp_pop_wqe(qp);
-
+		err = sroce_resp_pop_wqe(qp);
 		if (err)
 			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
 	}
@@ -368,8 +382,18 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
 		return false;
 	}
-	if (h->payload_len &&
-	    sroce_mr_copy(r->wmr, r->wva, payload, h->payload_len, SROCE_TO_MR)) {
+	err = h->payload_len ? sroce_mr_copy(r->wmr, r->wva, payload,
+					     h->payload_len, SROCE_TO_MR) : 0;
+	if (err == -EWOULDBLOCK) {
+		/* ODP fault in softirq: the packet is handled again */
+		if ((h->mask & SROCE_M_START) && r->wmr) {
+			sroce_mr_put(r->wmr);
+			r->wmr = NULL;
+		}
+		sroce_qp_defer(qp);
+		return false;
+	}
+	if (err) {
 		/* ODP memory the process has not mapped writable: R5.3 */
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
@@ -404,6 +428,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 			       const struct sroce_hdrs *h)
 {
 	enum sroce_mr_err merr;
+	int err;
 
 	if (e->mr)
 		sroce_mr_put(e->mr);
@@ -424,11 +449,15 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 				h->reth.len, IB_ACCESS_REMOTE_READ, &merr);
 	if (!e->mr)
 		return -EACCES;
-	/* ODP: fault now, so a bad page is NAKed before any response (R5.3). */
-	if (sroce_mr_prefault(e->mr, h->reth.va, h->reth.len, false)) {
+	/*
+	 * ODP: fault now, so a bad page is NAKed before any response (R5.3);
+	 * -EWOULDBLOCK: a fault in softirq, try again in the work item.
+	 */
+	err = sroce_mr_prefault(e->mr, h->reth.va, h->reth.len, false);
+	if (err) {
 		sroce_mr_put(e->mr);
 		e->mr = NULL;
-		return -EACCES;
+		return err == -EWOULDBLOCK ? err : -EACCES;
 	}
 	return 0;
 }
@@ -503,6 +532,7 @@ static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_rd_res *e;
+	int err;
 
 	if (sroce_resp_rd_overflow(qp, h->psn))
 		return false;
@@ -511,7 +541,15 @@ static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	e = sroce_resp_new_res(qp);
-	if (sroce_resp_read_res(qp, e, h)) {
+	err = sroce_resp_read_res(qp, e, h);
+	if (err == -EWOULDBLOCK) {
+		/* Not taken: the same entry serves it when it comes again. */
+		e->opcode = 0;
+		qp->resp.res_next = e - qp->resp.res;
+		sroce_qp_defer(qp);
+		return false;
+	}
+	if (err) {
 		e->opcode = 0;
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
@@ -548,6 +586,10 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 				      0, e->mr, e->va + e->sent, paylen);
 		if (err == -ENOMEM)
 			break;		/* try again on the next run */
+		if (err == -EWOULDBLOCK) {
+			sroce_qp_defer(qp);	/* ODP fault in softirq */
+			break;
+		}
 		if (err == -EFAULT) {
 			/* ODP memory the process has not mapped: R5.3 */
 			if (e->mr)
@@ -606,6 +648,11 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 			      h->opcode == SROCE_OP_RC_COMPARE_SWAP,
 			      h->atmeth.swap_add, h->atmeth.comp, &orig);
 	sroce_mr_put(mr);
+	if (err == -EWOULDBLOCK) {
+		/* ODP fault in softirq: not executed, again from the work item */
+		sroce_qp_defer(qp);
+		return false;
+	}
 	if (err) {
 		/* ODP memory the process has not mapped writable: R5.3 */
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
@@ -631,6 +678,7 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
+	int err;
 	u32 i;
 
 	sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
@@ -656,7 +704,13 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 		if (e->opcode != SROCE_OP_RC_RDMA_READ_REQUEST)
 			return;
 		/* Serve it again, narrowed to what the requester still needs. */
-		if (sroce_resp_read_res(qp, e, h)) {
+		err = sroce_resp_read_res(qp, e, h);
+		if (err == -EWOULDBLOCK) {
+			/* ODP fault in softirq: e matches it when it comes again */
+			sroce_qp_defer(qp);
+			return;
+		}
+		if (err) {
 			e->opcode = 0;
 			return;
 		}
@@ -800,6 +854,8 @@ bool sroce_resp_run(struct sroce_qp *qp)
 			sroce_resp_count_rd(qp);
 			progress |= sroce_resp_serve_read(qp, budget);
 			budget -= SROCE_RESP_BUDGET / 4;
+			if (sroce_qp_deferred(qp))
+				break;
 			if (qp->resp.serving >= 0)
 				continue;
 		}
@@ -814,6 +870,11 @@ bool sroce_resp_run(struct sroce_qp *qp)
 			sroce_resp_ud(qp, skb);
 		else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
 			sroce_resp_rc_uc(qp, skb);
+		if (sroce_qp_deferred(qp)) {
+			/* Not executed: first again, in the work item */
+			skb_queue_head(&qp->rx_req, skb);
+			break;
+		}
 		kfree_skb(skb);
 		progress = true;
 		budget--;

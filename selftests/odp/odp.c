@@ -15,7 +15,7 @@
  * and check that no byte goes to or comes from the old page.
  *
  * Counters (odp_faults, odp_pages_faulted, odp_invalidations,
- * odp_prefetch) are read from sysfs hw_counters.
+ * odp_prefetch, odp_fault_deferred) are read from sysfs hw_counters.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -289,6 +289,30 @@ static void test_ud(const struct dp_case *c)
 	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 21, p.b.qp->qp_num, "UD RECV");
 	CHECK_EQ(wc.byte_len, DP_GRH + len, "UD RECV byte_len");
 	dp_check_range(o.b + 2 * PG - 20 + DP_GRH, len, 4, "UD SEND into an ODP buffer");
+
+	/*
+	 * Again with the GRH in page 2, now mapped, and the payload in the
+	 * untouched page 3: a fault in the receive softirq after the GRH is
+	 * placed must not shift the payload when the work item scatters the
+	 * datagram again.
+	 */
+	fill(o.a + PG - 50, len, 5);
+	sge = (struct ibv_sge){ (uintptr_t)o.b + 3 * PG - DP_GRH - 8, DP_GRH + len,
+				o.bmr->lkey };
+	dp_post_recv(&p.b, 23, &sge, 1);
+	{
+		struct ibv_sge s = { (uintptr_t)o.a + PG - 50, len, o.amr->lkey };
+		struct dp_sgl sl = { .n = 1, .len = len };
+
+		sl.sge[0] = s;
+		dp_send_wr(&p, IBV_WR_SEND, 24, &sl, IBV_SEND_SIGNALED, 0, 0, 0);
+	}
+	dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "UD SEND");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 24, p.a.qp->qp_num, "UD SEND");
+	dp_poll(p.b.rcq, &wc, DP_TIMEOUT_MS, "UD RECV");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 23, p.b.qp->qp_num, "UD RECV");
+	CHECK_EQ(wc.byte_len, DP_GRH + len, "UD RECV byte_len");
+	dp_check_range(o.b + 3 * PG - 8, len, 5, "UD payload into a fresh page");
 	bufs_free(&o);
 	dp_teardown(&p, d);
 }
@@ -603,6 +627,93 @@ static void test_shared(const struct dp_case *c)
 	dp_teardown(&p, d);
 }
 
+#define INLINE_PARAM "/sys/module/sroce/parameters/inline_engines"
+
+static void inline_engines_set(int on)
+{
+	FILE *f = fopen(INLINE_PARAM, "w");
+
+	CHECK(f, "open %s: %s", INLINE_PARAM, strerror(errno));
+	CHECK(fputs(on ? "Y" : "N", f) >= 0 && !fclose(f), "write %s", INLINE_PARAM);
+}
+
+/*
+ * One round of the deferred-fault case: WRITE, SEND and two ATOMICs into
+ * B's untouched pages (page 4 * round on), checked byte by byte. Returns
+ * how far B's odp_fault_deferred moved.
+ */
+static uint64_t deferred_round(struct dp_pair *p, struct dp_dev d[2],
+			       struct odp_bufs *o, int round)
+{
+	size_t base = (size_t)round * 4 * PG;
+	uint64_t b0 = counter(&d[1], "odp_fault_deferred");
+	uint64_t *word = (uint64_t *)(o->b + base + 3 * PG + 64);
+	uint64_t *res = (uint64_t *)(p->a.buf.p);
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+
+	/* A's side is pinned (the harness buffer): only B can fault. */
+	fill(p->a.buf.p, 2 * PG, 900 + round);
+	rdma(p, IBV_WR_RDMA_WRITE, 1, p->a.buf.p, p->a.buf.mr->lkey, 2 * PG,
+	     o->b + base, o->bmr->rkey, IBV_WC_SUCCESS);
+	dp_check_range(o->b + base, 2 * PG, 900 + round, "deferred WRITE");
+
+	sge = (struct ibv_sge){ (uintptr_t)o->b + base + 2 * PG, PG, o->bmr->lkey };
+	dp_post_recv(&p->b, 2, &sge, 1);
+	fill(p->a.buf.p, PG, 910 + round);
+	sge = (struct ibv_sge){ (uintptr_t)p->a.buf.p, PG, p->a.buf.mr->lkey };
+	{
+		struct ibv_send_wr wr = {
+			.wr_id = 3, .sg_list = &sge, .num_sge = 1,
+			.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		};
+		dp_post_send(&p->a, &wr);
+	}
+	dp_poll(p->a.scq, &wc, DP_TIMEOUT_MS, "SEND");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, 3, p->a.qp->qp_num, "SEND");
+	dp_poll(p->b.rcq, &wc, DP_TIMEOUT_MS, "RECV");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 2, p->b.qp->qp_num, "RECV");
+	dp_check_range(o->b + base + 2 * PG, PG, 910 + round, "deferred RECV");
+
+	/* Executed exactly once each, though the first one was deferred. */
+	CHECK_EQ(atomic_op(p, IBV_WR_ATOMIC_FETCH_AND_ADD, res, p->a.buf.mr->lkey,
+			   word, o->bmr->rkey, 5, 0), 0, "deferred FETCH_AND_ADD");
+	CHECK_EQ(atomic_op(p, IBV_WR_ATOMIC_FETCH_AND_ADD, res, p->a.buf.mr->lkey,
+			   word, o->bmr->rkey, 7, 0), 5, "FETCH_AND_ADD after it");
+	CHECK_EQ(*word, 12, "word after two FETCH_AND_ADDs");
+	return counter(&d[1], "odp_fault_deferred") - b0;
+}
+
+/*
+ * seed-rules R5.3: the engines use mapped ODP pages in the receive softirq;
+ * a fault there (a WRITE, RECV or ATOMIC into B's untouched pages) is
+ * deferred to the QP's work item, which faults and finishes the operation
+ * with every byte right and each ATOMIC executed once. With
+ * inline_engines=0 the engines never run in softirq: nothing is deferred.
+ */
+static void test_deferred(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_RC };
+	struct dp_dev d[2];
+	struct odp_bufs o;
+	struct dp_pair p;
+	uint64_t on, off;
+
+	dp_setup(&p, d, 4, &cfg);
+	bufs_make(&o, &p, 8 * PG, c->arg);
+	on = deferred_round(&p, d, &o, 0);
+	inline_engines_set(0);
+	off = deferred_round(&p, d, &o, 1);
+	inline_engines_set(1);
+	NOTE("B deferred %llu faults from softirq, %llu with inline_engines=0",
+	     (unsigned long long)on, (unsigned long long)off);
+	CHECK(on >= 3, "B deferred %llu faults, expected one per operation "
+	      "(WRITE, RECV, ATOMIC)", (unsigned long long)on);
+	CHECK_EQ(off, 0, "faults deferred with the engines in the work item only");
+	bufs_free(&o);
+	dp_teardown(&p, d);
+}
+
 static int advise(struct dp_dev *d, enum ibv_advise_mr_advice adv, uint32_t flags,
 		  struct ibv_mr *mr, void *addr, size_t len)
 {
@@ -712,6 +823,8 @@ static const struct dp_case cases[] = {
 	{ "hole_implicit", test_hole, IBV_QPT_RC, 4, 0, 1 },
 	{ "invalidate_while_traffic_runs", test_race, IBV_QPT_RC, 4 },
 	{ "fault_state_shared_by_qps", test_shared, IBV_QPT_RC, 4 },
+	{ "fault_in_softirq_deferred_explicit", test_deferred, IBV_QPT_RC, 4, 0, 0 },
+	{ "fault_in_softirq_deferred_implicit", test_deferred, IBV_QPT_RC, 4, 0, 1 },
 	{ "advise_mr_explicit", test_advise, IBV_QPT_RC, 4, 0, 0 },
 	{ "advise_mr_implicit", test_advise, IBV_QPT_RC, 4, 0, 1 },
 };
