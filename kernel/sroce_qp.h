@@ -101,6 +101,8 @@ struct sroce_req {
 	u32 psn_new;			/* first PSN never sent (RC) */
 	u32 rd_atomic;			/* READ/ATOMIC in flight */
 	bool need_retry;		/* go back to comp.psn */
+	bool nak_rewind;		/* ... because of a sequence NAK */
+	bool copy_next;			/* send the restart packet twice */
 	bool wait_fence;
 	bool rnr_wait;
 	u32 noack_pkts;			/* packets since the last AckReq */

@@ -82,8 +82,19 @@ static void sroce_resp_send_ack(struct sroce_qp *qp, u32 psn, u8 syn)
 static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code code)
 {
 	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_nak(code));
-	sroce_count(qp->sdev, code == SROCE_NAK_PSN_SEQ_ERR ?
-			      SROCE_CNT_SEQ_NAK_SENT : SROCE_CNT_ERR_NAK_SENT);
+	if (code != SROCE_NAK_PSN_SEQ_ERR) {
+		sroce_count(qp->sdev, SROCE_CNT_ERR_NAK_SENT);
+		return;
+	}
+	sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_SENT);
+	/*
+	 * A gap is NAKed once and then the responder stays silent until
+	 * the NAKed PSN comes (R2.5): a lost NAK costs the requester a
+	 * local ACK timeout. The same NAK twice, back to back, is still
+	 * one NAK for the requester (it ignores the copy: sroce_comp.c).
+	 */
+	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_nak(code));
+	sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_COPIES);
 }
 
 static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
