@@ -13,6 +13,7 @@
 #    them as arguments, losses separated by ':', e.g.
 #      scripts/vm/run-qemu.sh -t 1200 scripts/bench/reliability.sh BW_LOSSES=0:5 REL_TIMING=0
 #  The counters printed after each run are that run's (deltas), both ends.
+#  A loss listed twice runs twice; the ratios use the last run of each.
 # shellcheck disable=SC1091
 . "$(dirname "$0")/../../selftests/reliability/rel_lib.sh"
 
@@ -75,8 +76,10 @@ done
 netem_roce "$NS_A" veth_a 0
 netem_roce "$NS_B" veth_b 0
 base=${bw[0]:-}
+declare -A said
 for loss in $BW_LOSSES; do
-	[ "$loss" = 0 ] && continue
+	[ "$loss" = 0 ] || [ -n "${said[$loss]:-}" ] && continue
+	said[$loss]=1
 	v=${bw[$loss]:-}
 	if [[ $base =~ ^[0-9.]+$ && $v =~ ^[0-9.]+$ ]]; then
 		info "BENCH ib_write_bw at ${loss}% loss keeps $(awk -v a="$v" -v b="$base" 'BEGIN { printf "%.1f", 100 * a / b }')% of lossless ($v / $base MB/s; target at 5%: >= 25%)"
