@@ -291,8 +291,8 @@ static void test_lose_restart(const struct dp_case *c)
 	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 2, "packets dropped");
 	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 1, "B seq_nak_sent (once per gap)");
 	CHECK_EQ(A_DELTA(&x, "retrans_seq_nak"), 1, "A retrans_seq_nak");
-	CHECK_EQ(A_DELTA(&x, "restart_copies"), 1, "A restart_copies");
 	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 0, "A ack_timer_expired");
+	CHECK_EQ(A_DELTA(&x, "restart_copies"), 1, "A restart_copies");
 	/* the copy was the first to arrive: executed, no duplicate */
 	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 0, "B duplicate_request");
 	write_msg(&x, 66);
