@@ -165,12 +165,20 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		if (s.value == SROCE_NAK_PSN_SEQ_ERR) {
 			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
 			/*
-			 * The responder NAKs a gap once: the same NAK again
-			 * with no progress since is a copy (duplicated or
-			 * late on the wire), not a new loss.
+			 * The responder NAKs a gap once (R2.5), in two
+			 * copies: the same NAK again with no progress since
+			 * is a copy (sent twice, duplicated or late on the
+			 * wire), not a new loss, and must not cost a second
+			 * go-back-N nor a second retry_cnt. Progress clears
+			 * nak_valid and moves comp.psn past the NAKed PSN,
+			 * so a NAK of a later gap never matches, and the
+			 * 24-bit PSN cannot wrap without progress. The
+			 * responder NAKs the same PSN again only if it
+			 * dropped the resent packet for want of memory: then
+			 * the local ACK timer recovers, as before copies.
 			 */
 			if (qp->comp.nak_valid && qp->comp.nak_psn == psn) {
-				sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+				sroce_count(qp->sdev, SROCE_CNT_DUP_NAK);
 				return;
 			}
 			sw = sroce_comp_oldest(qp);
@@ -191,6 +199,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
 			/* From comp.psn, as after an RNR NAK above. */
 			qp->req.need_retry = true;
+			qp->req.nak_rewind = true;
 			return;
 		}
 		sroce_count(qp->sdev, SROCE_CNT_ERR_NAK_RCVD);
@@ -309,13 +318,25 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 	 * with an ACK of everything (R2.6), which is news, not a stray.
 	 */
 	if (!psn_before(h->psn, qp->req.psn_new) || psn_before(h->psn, qp->comp.psn)) {
-		if (h->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
-		    h->psn == psn_sub(qp->comp.psn, 1)) {
-			struct sroce_aeth_syndrome s;
+		struct sroce_aeth_syndrome s = {};
+		bool aeth_ok = h->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
+			       !sroce_aeth_decode(h->aeth.syn, &s);
 
+		if (aeth_ok && s.type == SROCE_AETH_NAK &&
+		    s.value == SROCE_NAK_PSN_SEQ_ERR &&
+		    psn_before(h->psn, qp->comp.psn)) {
+			/*
+			 * A sequence NAK of a PSN acknowledged since: the
+			 * copy of one acted on, overtaken by the progress
+			 * of the resend, or a late one. Nothing to resend.
+			 */
+			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
+			sroce_count(qp->sdev, SROCE_CNT_DUP_NAK);
+			return;
+		}
+		if (aeth_ok && h->psn == psn_sub(qp->comp.psn, 1)) {
 			/* A repeated ACK: nothing new but its credits. */
-			if (!sroce_aeth_decode(h->aeth.syn, &s) &&
-			    s.type == SROCE_AETH_ACK)
+			if (s.type == SROCE_AETH_ACK)
 				sroce_comp_credits(qp, h->psn, s.value);
 			return;
 		}

@@ -35,6 +35,7 @@
 	X(RETRANS_TIMEOUT, "retrans_timeout")				\
 	X(RETRANS_SEQ_NAK, "retrans_seq_nak")				\
 	X(RETRANS_RNR, "retrans_rnr")					\
+	X(RESTART_COPIES, "restart_copies")				\
 	X(TIMER_EXPIRED, "ack_timer_expired")				\
 	X(RETRY_EXCEEDED, "retry_exceeded")				\
 	X(RNR_RETRY_EXCEEDED, "rnr_retry_exceeded")			\
@@ -46,10 +47,12 @@
 	X(SEQ_NAK_RCVD, "seq_nak_rcvd")					\
 	X(ERR_NAK_RCVD, "err_nak_rcvd")					\
 	X(DUP_RESP, "duplicate_response")				\
+	X(DUP_NAK, "dup_nak_ignored")					\
 	/* responder */							\
 	X(ACK_SENT, "ack_sent")						\
 	X(RNR_NAK_SENT, "rnr_nak_sent")					\
 	X(SEQ_NAK_SENT, "seq_nak_sent")					\
+	X(SEQ_NAK_COPIES, "seq_nak_copies")				\
 	X(ERR_NAK_SENT, "err_nak_sent")					\
 	X(DUP_REQ, "duplicate_request")					\
 	X(OUT_OF_SEQ, "out_of_sequence")				\

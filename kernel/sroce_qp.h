@@ -101,6 +101,8 @@ struct sroce_req {
 	u32 psn_new;			/* first PSN never sent (RC) */
 	u32 rd_atomic;			/* READ/ATOMIC in flight */
 	bool need_retry;		/* go back to comp.psn */
+	bool nak_rewind;		/* ... because of a sequence NAK */
+	bool copy_next;			/* send the restart packet twice */
 	bool wait_fence;
 	bool rnr_wait;
 	u32 noack_pkts;			/* packets since the last AckReq */
@@ -158,6 +160,21 @@ struct sroce_resp {
 	/* a queued READ/ATOMIC over max_dest_rd_atomic, failed in turn (R2.7) */
 	bool rd_overflow;
 	u32 rd_overflow_psn;
+	/*
+	 * sroce_resp_count_rd() walks rx_req again only when its answer may
+	 * differ: rx_taken counts packets the responder took off rx_req
+	 * (only it does, and a reset clears all this), so with rx_taken and
+	 * the queue length unchanged rx_req holds the same packets from its
+	 * head; rdc_* is what the last walk saw, rdc_valid that there was one.
+	 */
+	u32 rx_taken;
+	bool rdc_valid;
+	bool rdc_dup;
+	u32 rdc_taken;
+	u32 rdc_qlen;
+	u32 rdc_epsn;
+	u32 rdc_nres;
+	u32 rdc_pmtu;
 };
 
 /* Completer. Work-item private. */

@@ -58,6 +58,13 @@ static bool sroce_swqe_is_rd_atomic(const struct sroce_swqe *sw)
 	return sroce_wr_kind_table[sw->kind].flags & SROCE_WRF_RD_ATOMIC;
 }
 
+/* Does the message consume a receive WQE at the responder? */
+static bool sroce_swqe_uses_rwqe(const struct sroce_swqe *sw)
+{
+	return sw->kind == SROCE_WR_SEND || sw->kind == SROCE_WR_SEND_IMM ||
+	       sw->kind == SROCE_WR_SEND_INV || sw->kind == SROCE_WR_WRITE_IMM;
+}
+
 /* Complete a WQE with an error and put the QP in error (R3.2). */
 static void sroce_req_fail(struct sroce_qp *qp, struct sroce_swqe *sw,
 			   enum ib_wc_status status)
@@ -220,6 +227,35 @@ static void sroce_req_fill_hdrs(struct sroce_qp *qp, struct sroce_swqe *sw,
 }
 
 /*
+ * The first packet resent after a sequence NAK goes out twice (req.copy_next,
+ * set by sroce_req_run): if it is lost again, the responder, which NAKed
+ * that gap once already, stays silent (R2.5) and only the local ACK timer
+ * would recover. The copy that arrives second is a duplicate, re-ACKed and
+ * not executed again (R2.6). Only packets whose duplicate costs the
+ * responder nothing but an ACK are copied: not a READ request (served
+ * again in full) nor an ATOMIC, and not a packet that takes a receive WQE
+ * (SEND FIRST/ONLY, WRITE with immediate): with no WQE posted both copies
+ * would meet an RNR NAK, and two RNR NAKs use up rnr_retry twice (R2.4).
+ * Returns the copy to send after @skb, or NULL.
+ */
+static struct sk_buff *sroce_req_restart_copy(struct sroce_qp *qp,
+					      const struct sroce_swqe *sw,
+					      const struct sroce_hdrs *h,
+					      struct sk_buff *skb)
+{
+	const struct sroce_opcode_info *info = sroce_opcode_get(h->opcode);
+
+	if (!qp->req.copy_next)
+		return NULL;
+	qp->req.copy_next = false;
+	if (qp->type != SROCE_QPT_RC || sroce_swqe_is_rd_atomic(sw) ||
+	    sw->kind == SROCE_WR_WRITE_IMM ||
+	    (sroce_swqe_uses_rwqe(sw) && (info->mask & SROCE_M_START)))
+		return NULL;
+	return skb_copy(skb, GFP_ATOMIC);
+}
+
+/*
  * sroce_req_send_one - build and send the next packet of a WQE
  *
  * Returns 0 when a packet left, 1 when the WQE may not progress now, or a
@@ -232,7 +268,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	bool first = qp->req.offset == 0, last;
 	u32 pmtu = sroce_req_pmtu(qp), paylen, ib_len, dqpn, qkey = 0, psn_step = 1;
 	struct sroce_av av;
-	struct sk_buff *skb;
+	struct sk_buff *skb, *copy;
 	int opcode, err;
 	bool rd = sw->kind == SROCE_WR_READ;
 	u32 noack_pkts = qp->req.noack_pkts;
@@ -319,9 +355,12 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 		memset(dst + paylen, 0, h.pad);
 	}
 
+	copy = sroce_req_restart_copy(qp, sw, &h, skb);
 	err = sroce_net_xmit(qp->sdev, skb, &av,
 			     qp->type == SROCE_QPT_UD ?
 			     sroce_udp_sport(qp->qpn, dqpn) : qp->attr.udp_sport);
+	if (copy && !sroce_net_xmit(qp->sdev, copy, &av, qp->attr.udp_sport))
+		sroce_count(qp->sdev, SROCE_CNT_RESTART_COPIES);
 	/* A packet lost on the way out is recovered like one lost on the wire. */
 	if (err && qp->type != SROCE_QPT_RC)
 		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
@@ -392,13 +431,6 @@ static void sroce_req_rewind(struct sroce_qp *qp)
 	}
 }
 
-/* Does the message consume a receive WQE at the responder? */
-static bool sroce_swqe_uses_rwqe(const struct sroce_swqe *sw)
-{
-	return sw->kind == SROCE_WR_SEND || sw->kind == SROCE_WR_SEND_IMM ||
-	       sw->kind == SROCE_WR_SEND_INV || sw->kind == SROCE_WR_WRITE_IMM;
-}
-
 /*
  * End-to-end flow control (R2.10, IBA 9.7.7.2): start a message that needs
  * a receive WQE only while fewer such messages are in flight past the last
@@ -453,8 +485,10 @@ bool sroce_req_run(struct sroce_qp *qp)
 	if (qp->req.need_retry) {
 		qp->req.need_retry = false;
 		sroce_req_rewind(qp);
+		qp->req.copy_next = qp->req.nak_rewind;
 		progress = true;
 	}
+	qp->req.nak_rewind = false;
 	while (budget > 0 && !qp->req.rnr_wait) {
 		struct sroce_swqe *sw;
 		u32 idx = qp->req.cur;
@@ -523,6 +557,8 @@ void sroce_req_reset(struct sroce_qp *qp)
 	qp->req.psn_new = qp->attr.sq_psn;
 	qp->req.rd_atomic = 0;
 	qp->req.need_retry = false;
+	qp->req.nak_rewind = false;
+	qp->req.copy_next = false;
 	qp->req.wait_fence = false;
 	qp->req.rnr_wait = false;
 	qp->req.noack_pkts = 0;

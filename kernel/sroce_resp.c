@@ -83,8 +83,19 @@ static void sroce_resp_send_ack(struct sroce_qp *qp, u32 psn, u8 syn)
 static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code code)
 {
 	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_nak(code));
-	sroce_count(qp->sdev, code == SROCE_NAK_PSN_SEQ_ERR ?
-			      SROCE_CNT_SEQ_NAK_SENT : SROCE_CNT_ERR_NAK_SENT);
+	if (code != SROCE_NAK_PSN_SEQ_ERR) {
+		sroce_count(qp->sdev, SROCE_CNT_ERR_NAK_SENT);
+		return;
+	}
+	sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_SENT);
+	/*
+	 * A gap is NAKed once and then the responder stays silent until
+	 * the NAKed PSN comes (R2.5): a lost NAK costs the requester a
+	 * local ACK timeout. The same NAK twice, back to back, is still
+	 * one NAK for the requester (it ignores the copy: sroce_comp.c).
+	 */
+	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_nak(code));
+	sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_COPIES);
 }
 
 static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
@@ -484,18 +495,32 @@ static struct sroce_rd_res *sroce_resp_new_res(struct sroce_qp *qp)
  * are not new: a re-served READ does not count, and the walk stops at the
  * first packet that is not the next new READ or ATOMIC (also at a SEND or
  * WRITE, so an overflow behind one is not seen: never a false one).
- * Walks at most nres + 1 packets.
+ * Walks at most nres + 1 packets, and only when something it depends on
+ * changed since the last walk (called per chunk of READ responses).
  */
 static void sroce_resp_count_rd(struct sroce_qp *qp)
 {
-	u32 n = qp->resp.serving_dup ? 0 : 1, psn = qp->resp.epsn;
+	struct sroce_resp *r = &qp->resp;
+	u32 n = r->serving_dup ? 0 : 1, psn = r->epsn;
 	struct sk_buff *skb;
 	unsigned long flags;
 	const u8 *reth;
 
-	if (qp->resp.rd_overflow)
+	if (r->rd_overflow)
 		return;
+	if (r->rdc_valid && r->rdc_taken == r->rx_taken &&
+	    r->rdc_qlen == skb_queue_len_lockless(&qp->rx_req) &&
+	    r->rdc_epsn == r->epsn && r->rdc_dup == r->serving_dup &&
+	    r->rdc_nres == r->nres && r->rdc_pmtu == qp->attr.pmtu)
+		return;		/* the same packets, the same answer */
+	r->rdc_valid = true;
+	r->rdc_taken = r->rx_taken;
+	r->rdc_epsn = r->epsn;
+	r->rdc_dup = r->serving_dup;
+	r->rdc_nres = r->nres;
+	r->rdc_pmtu = qp->attr.pmtu;
 	spin_lock_irqsave(&qp->rx_req.lock, flags);
+	r->rdc_qlen = skb_queue_len(&qp->rx_req);
 	skb_queue_walk(&qp->rx_req, skb) {
 		const struct sroce_pkt *pkt = sroce_pkt_c(skb);
 
@@ -843,6 +868,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
 		skb_queue_purge(&qp->rx_req);
+		qp->resp.rdc_valid = false;
 		return false;
 	}
 	while (budget > 0) {
@@ -862,6 +888,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		skb = skb_dequeue(&qp->rx_req);
 		if (!skb)
 			break;
+		qp->resp.rx_taken++;
 		if (!qp->comm_est_sent)
 			sroce_resp_comm_est(qp);
 		if (sroce_pkt_hdrs(skb, &qp->rx_h))

@@ -9,9 +9,21 @@
 #  - ib_write_bw, 64 KiB messages, RC, with netem random loss of 0%, 5% and
 #    20% on UDP port 4791 only (both directions; perftest's TCP exchange is
 #    left alone). BW_ITERS (default 200) and BW_LOSSES ("0 1 5 20") override;
-#    REL_TIMING=0 skips rel_timing.
+#    REL_TIMING=0 skips rel_timing. The guest gets no environment: pass
+#    them as arguments, losses separated by ':', e.g.
+#      scripts/vm/run-qemu.sh -t 1200 scripts/bench/reliability.sh BW_LOSSES=0:5 REL_TIMING=0
+#  The counters printed after each run are that run's (deltas), both ends.
+#  A loss listed twice runs twice; the ratios use the last run of each.
 # shellcheck disable=SC1091
 . "$(dirname "$0")/../../selftests/reliability/rel_lib.sh"
+
+for a in "$@"; do
+	case "$a" in
+	BW_ITERS=* | REL_TIMING=*) export "${a?}" ;;
+	BW_LOSSES=*) export BW_LOSSES="${a#BW_LOSSES=}"; BW_LOSSES=${BW_LOSSES//:/ } ;;
+	*) echo "usage: $0 [BW_ITERS=n] [BW_LOSSES=l1:l2:..] [REL_TIMING=0|1]" >&2; exit 2 ;;
+	esac
+done
 
 BW_ITERS=${BW_ITERS:-200}
 BW_LOSSES=${BW_LOSSES:-0 1 5 20}
@@ -36,11 +48,14 @@ if [ "$REL_TIMING" != 0 ]; then
 fi
 
 port=18700
-declare -A bw
+declare -A bw ctrs_before
 for loss in $BW_LOSSES; do
 	netem_roce "$NS_A" veth_a "$loss" && netem_roce "$NS_B" veth_b "$loss" ||
 		{ dp_down; fail "netem on UDP 4791 (sch_netem, cls_u32, sch_prio)"; }
 	port=$((port + 1))
+	for d in $DEV_A $DEV_B; do
+		ctrs_before[$d]=$(rdma statistic show link "$d/1" | tr -s ' \t' '\n' | paste - -)
+	done
 	t0=$(date +%s.%N)
 	if dp_pair_tool 4 -x $port ib_write_bw -c RC -s 65536 -n "$BW_ITERS" -F >/dev/null; then
 		bw[$loss]=$(awk '$1 == 65536 && NF >= 4 { v = $4 } END { print v }' <<<"$DP_LOG")
@@ -52,14 +67,19 @@ for loss in $BW_LOSSES; do
 	info "BENCH ib_write_bw RC 64 KiB x $BW_ITERS, ${loss}% loss on UDP 4791: ${bw[$loss]:-no report} MB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s wall)"
 	for d in $DEV_A $DEV_B; do
 		rdma statistic show link "$d/1" | tr -s ' \t' '\n' | paste - - |
-			awk -v d="$d" '$1 ~ /retrans|nak|timer|duplicate|out_of_seq|retry/ && $2 != 0 { printf "#   %s %s %s\n", d, $1, $2 }'
+			awk -v d="$d" 'NR == FNR { old[$1] = $2; next }
+				$1 ~ /retrans|nak|timer|duplicate|out_of_seq|retry|copies/ && $2 - old[$1] != 0 {
+					printf "#   %s %s %d\n", d, $1, $2 - old[$1] }' \
+				<(printf '%s\n' "${ctrs_before[$d]}") -
 	done
 done
 netem_roce "$NS_A" veth_a 0
 netem_roce "$NS_B" veth_b 0
 base=${bw[0]:-}
+declare -A said
 for loss in $BW_LOSSES; do
-	[ "$loss" = 0 ] && continue
+	[ "$loss" = 0 ] || [ -n "${said[$loss]:-}" ] && continue
+	said[$loss]=1
 	v=${bw[$loss]:-}
 	if [[ $base =~ ^[0-9.]+$ && $v =~ ^[0-9.]+$ ]]; then
 		info "BENCH ib_write_bw at ${loss}% loss keeps $(awk -v a="$v" -v b="$base" 'BEGIN { printf "%.1f", 100 * a / b }')% of lossless ($v / $base MB/s; target at 5%: >= 25%)"

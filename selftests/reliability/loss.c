@@ -146,14 +146,25 @@ static void test_lose_pkt(const struct dp_case *c)
 		CHECK_EQ(B_DELTA(&x, "duplicate_request"), MSG_PKTS - 1,
 			 "B duplicate_request");
 	} else {
+		/*
+		 * The restart packet goes twice, unless it takes a receive
+		 * WQE (SEND FIRST): the copy is a duplicate (R2.6).
+		 */
+		long copies = !write && c->arg == LOSE_FIRST ? 0 : 1;
+
 		CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 1, "B seq_nak_sent (once per gap)");
-		CHECK_EQ(A_DELTA(&x, "seq_nak_rcvd"), 1, "A seq_nak_rcvd");
+		/* ... in two copies; A acts on the first only (R2.5) */
+		CHECK_EQ(B_DELTA(&x, "seq_nak_copies"), 1, "B seq_nak_copies");
+		CHECK_EQ(A_DELTA(&x, "seq_nak_rcvd"), 2, "A seq_nak_rcvd");
+		CHECK_EQ(A_DELTA(&x, "dup_nak_ignored"), 1, "A dup_nak_ignored");
 		CHECK_EQ(A_DELTA(&x, "retrans_seq_nak"), 1, "A retrans_seq_nak");
 		CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
+		CHECK_EQ(A_DELTA(&x, "restart_copies"), copies, "A restart_copies");
 		/* the packets after the gap: 3 after FIRST, LAST after MIDDLE 2 */
 		CHECK_EQ(B_DELTA(&x, "out_of_sequence"),
 			 c->arg == LOSE_FIRST ? MSG_PKTS - 1 : 1, "B out_of_sequence");
-		CHECK_EQ(B_DELTA(&x, "duplicate_request"), 0, "B duplicate_request");
+		CHECK_EQ(B_DELTA(&x, "duplicate_request"), copies,
+			 "B duplicate_request (the restart copy)");
 	}
 	/* The QP goes on working. */
 	if (write)
@@ -218,8 +229,9 @@ static void test_lose_ack(const struct dp_case *c)
 }
 
 /*
- * seed-rules R2.5: a lost sequence NAK is not sent again for the same gap;
- * the timer recovers.
+ * seed-rules R2.5: a sequence NAK is not sent again for the same gap (B
+ * sends its two copies back to back, once): with both copies lost, the
+ * timer recovers (R2.2).
  */
 static void test_lose_nak(const struct dp_case *c)
 {
@@ -227,13 +239,96 @@ static void test_lose_nak(const struct dp_case *c)
 
 	ctx_up(&x, IBV_QPT_RC, NULL);
 	rel_fault(&x.p.a, "tx", "opcode=%d", OP_SEND_MIDDLE);
-	rel_fault(&x.p.b, "tx", "opcode=%d aeth=nak", OP_ACK);
+	rel_fault(&x.p.b, "tx", "opcode=%d aeth=nak drop=2", OP_ACK);
 	send_msg(&x, 61);
-	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "NAKs dropped");
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 2, "NAKs dropped");
 	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 1, "B seq_nak_sent (once per gap)");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_copies"), 1, "B seq_nak_copies");
 	CHECK_EQ(A_DELTA(&x, "seq_nak_rcvd"), 0, "A seq_nak_rcvd");
 	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 1, "A retrans_timeout");
+	/* A timeout's resend is not copied: only a NAK-driven one is. */
+	CHECK_EQ(A_DELTA(&x, "restart_copies"), 0, "A restart_copies");
 	send_msg(&x, 62);
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.5: one copy of the sequence NAK lost: the other one makes
+ * A resend at once, without the local ACK timer (R2.2).
+ */
+static void test_lose_one_nak_copy(const struct dp_case *c)
+{
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	rel_fault(&x.p.a, "tx", "opcode=%d", OP_WRITE_MIDDLE);
+	rel_fault(&x.p.b, "tx", "opcode=%d aeth=nak", OP_ACK);
+	write_msg(&x, 63);
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "NAK copies dropped");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 1, "B seq_nak_sent (once per gap)");
+	CHECK_EQ(A_DELTA(&x, "seq_nak_rcvd"), 1, "A seq_nak_rcvd");
+	CHECK_EQ(A_DELTA(&x, "dup_nak_ignored"), 0, "A dup_nak_ignored");
+	CHECK_EQ(A_DELTA(&x, "retrans_seq_nak"), 1, "A retrans_seq_nak");
+	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 0, "A ack_timer_expired");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
+	write_msg(&x, 64);
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.5, R2.6: the first packet resent after a NAK is lost
+ * again. B NAKed that gap already and stays silent, but A sent the restart
+ * packet twice: the copy fills the gap, without the local ACK timer. The
+ * 2nd MIDDLE of a WRITE is dropped twice: first sent and first resent.
+ */
+static void test_lose_restart(const struct dp_case *c)
+{
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, NULL);
+	rel_fault(&x.p.a, "tx", "opcode=%d skip=1 drop=2", OP_WRITE_MIDDLE);
+	write_msg(&x, 65);
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 2, "packets dropped");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 1, "B seq_nak_sent (once per gap)");
+	CHECK_EQ(A_DELTA(&x, "retrans_seq_nak"), 1, "A retrans_seq_nak");
+	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 0, "A ack_timer_expired");
+	CHECK_EQ(A_DELTA(&x, "restart_copies"), 1, "A restart_copies");
+	/* the copy was the first to arrive: executed, no duplicate */
+	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 0, "B duplicate_request");
+	write_msg(&x, 66);
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.5: a NAK of a new gap, found in the resend of the first,
+ * is acted on at once: only a NAK of the PSN already gone back to, with no
+ * progress since, is a copy. A SEND with PSNs 0xfffffe (FIRST), 0xffffff,
+ * 0 (MIDDLEs), 1 (LAST): the FIRST is lost when first sent (its resend is
+ * not copied: it takes a receive WQE, so no re-ACK comes in between), the
+ * PSN 0 when first resent: the second gap is across the 24-bit wrap (R2.8).
+ */
+static void test_nak_new_gap(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .psn_a = 0xfffffe, .psn_b = 0xfffffd };
+	struct lossctx x;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	rel_fault(&x.p.a, "tx", "psn=0xfffffe");
+	rel_fault(&x.p.b, "rx", "psn=0 skip=1");
+	send_msg(&x, 67);
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "packets dropped by A");
+	CHECK_EQ(B_DELTA(&x, "fault_rx_drops"), 1, "packets dropped by B");
+	CHECK_EQ(B_DELTA(&x, "seq_nak_sent"), 2, "B seq_nak_sent (two gaps)");
+	CHECK_EQ(A_DELTA(&x, "seq_nak_rcvd"), 4, "A seq_nak_rcvd");
+	CHECK_EQ(A_DELTA(&x, "dup_nak_ignored"), 2, "A dup_nak_ignored");
+	CHECK_EQ(A_DELTA(&x, "retrans_seq_nak"), 2, "A retrans_seq_nak");
+	CHECK_EQ(A_DELTA(&x, "ack_timer_expired"), 0, "A ack_timer_expired");
+	/* 3 after the lost FIRST, then the LAST after the lost PSN 0 */
+	CHECK_EQ(B_DELTA(&x, "out_of_sequence"), MSG_PKTS, "B out_of_sequence");
+	/* the MIDDLE at PSN 0 restarts the second resend: copied */
+	CHECK_EQ(A_DELTA(&x, "restart_copies"), 1, "A restart_copies");
+	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 1, "B duplicate_request");
+	send_msg(&x, 68);
 	ctx_down(&x);
 }
 
@@ -553,6 +648,9 @@ static const struct dp_case cases[] = {
 	RC("read_lose_middle_response_table_of_1", test_lose_read_resp, 0, 1),
 	RC("lose_ack", test_lose_ack, 0, 0),
 	RC("lose_nak", test_lose_nak, 0, 0),
+	RC("lose_one_nak_copy", test_lose_one_nak_copy, 0, 0),
+	RC("lose_restart_twice", test_lose_restart, 0, 0),
+	RC("nak_new_gap_after_rewind", test_nak_new_gap, 0, 0),
 	RC("atomic_lose_response", test_lose_atomic_resp, 0, 0),
 	RC("lose_burst_tail", test_lose_burst_tail, 0, 0),
 	RC("psn_wrap_losses", test_psn_wrap, 0, 0),
