@@ -47,6 +47,6 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce \
 	-device virtio-rng-pci </dev/null 2>&1 | tee "$console" || rc=$?
 [ "$rc" = 124 ] && { log "guest timed out after ${timeout_s}s"; exit 124; }
-grc=$(tr -d '\r' <"$console" | sed -n 's/^SROCE-GUEST-EXIT=\([0-9]*\)$/\1/p' | tail -1)
+grc=$(tr -d '\r' <"$console" | sed -n 's/.*SROCE-GUEST-EXIT=\([0-9][0-9]*\).*/\1/p' | tail -1)
 [ -n "$grc" ] || { log "guest ended without an exit status (crash?)"; exit 125; }
 exit "$grc"
