@@ -10,7 +10,8 @@
 #
 #   guest.sh [REPEATS [SECTIONS [FILTER [DEVICES]]]]
 # SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
-# four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB).
+# four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB,
+# ib_atomic_bw and ib_send_bw 64 B; FILTER picks among them).
 # FILTER, a bash regular expression, keeps only the tests whose name
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
@@ -294,25 +295,33 @@ objs() {	# REP
 	done
 }
 
-# perf record of the whole guest while sroce runs ib_write_bw at 64 KiB
-# (the data stays in the guest's /tmp; the reports go to build/bench/).
+# perf record of the whole guest while sroce runs one test, for each of
+# ib_write_bw 64 KiB, ib_atomic_bw 8 B and ib_send_bw 64 B that FILTER
+# matches (the data stays in the guest's /tmp; the reports go to
+# build/bench/perf-sroce-<test>-{dso,flat,children}.txt).
 profile() {
-	local spid data=/tmp/perf.data
+	local spid data=/tmp/perf.data t tool size iters name
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
-	spid=$!
-	sleep 2
-	bw ib_write_bw 65536 1000 1 sroce
-	kill -INT "$spid"
-	wait "$spid"
-	perf report -i "$data" --stdio --no-children --sort dso \
-		>"$OUT/perf-sroce-write_bw-dso.txt" 2>&1
-	perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
-		--percent-limit 0.3 >"$OUT/perf-sroce-write_bw-flat.txt" 2>&1
-	perf report -i "$data" --stdio --children --sort sym -g none \
-		--percent-limit 2 >"$OUT/perf-sroce-write_bw-children.txt" 2>&1
-	say "profile in $OUT/perf-sroce-write_bw-*.txt"
+	for t in ib_write_bw:65536:1000 ib_atomic_bw:8:2000 ib_send_bw:64:5000; do
+		IFS=: read -r tool size iters <<<"$t"
+		want "${tool}_$size" || continue
+		name=${tool#ib_}
+		[ "$tool" = ib_write_bw ] || name=${name}_$size
+		perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
+		spid=$!
+		sleep 2
+		bw "$tool" "$size" "$iters" 1 sroce
+		kill -INT "$spid"
+		wait "$spid"
+		perf report -i "$data" --stdio --no-children --sort dso \
+			>"$OUT/perf-sroce-$name-dso.txt" 2>&1
+		perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
+			--percent-limit 0.3 >"$OUT/perf-sroce-$name-flat.txt" 2>&1
+		perf report -i "$data" --stdio --children --sort sym -g none \
+			--percent-limit 2 >"$OUT/perf-sroce-$name-children.txt" 2>&1
+		say "profile in $OUT/perf-sroce-$name-*.txt"
+	done
 }
 
 rm -rf "$LOGS"
