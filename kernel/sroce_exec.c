@@ -46,6 +46,11 @@ module_param(inline_engines, bool, 0644);
 MODULE_PARM_DESC(inline_engines,
 		 "Run QP engines in the receive softirq and in the doorbell caller when idle (default on; off: work item only)");
 
+static bool doorbell_skip = true;
+module_param(doorbell_skip, bool, 0644);
+MODULE_PARM_DESC(doorbell_skip,
+		 "Let user space skip the post_send doorbell while the QP's engines run (default on)");
+
 /* Rounds of the engines an inline owner runs before handing over. */
 #define SROCE_DOORBELL_ROUNDS	4
 #define SROCE_SOFTIRQ_ROUNDS	2
@@ -223,6 +228,43 @@ void sroce_qp_schedule(struct sroce_qp *qp)
 }
 
 /*
+ * Doorbell suppression (engines_active in the SQ ring header, sroce-abi.h):
+ * while an owner runs the engines of a user QP, user space that publishes
+ * WQEs skips the doorbell system call. Before the owner stops it clears
+ * the word, issues a full barrier and re-reads prod: either that read sees
+ * what user space published, or user space (prod store, full barrier,
+ * word load) sees the cleared word and rings. A WQE published while the
+ * requester cannot send (window, rd_atomic credits) waits, as after a
+ * doorbell, for the ACK or timer whose engine run will send it. Owner only.
+ */
+static void sroce_sq_active_begin(struct sroce_qp *qp)
+{
+	struct sroce_ring_hdr *hdr = qp->sq.hdr;
+
+	if (!qp->sq.mentry || !READ_ONCE(doorbell_skip))
+		return;
+	qp->sq_active = true;
+	WRITE_ONCE(hdr->engines_active, 1);
+	/* The engines read prod after this; the recheck compares with it. */
+	smp_mb();
+	qp->sq_seen = READ_ONCE(hdr->prod);
+}
+
+/* Clear the word; true if WQEs were published meanwhile (run again). */
+static bool sroce_sq_active_end(struct sroce_qp *qp)
+{
+	struct sroce_ring_hdr *hdr = qp->sq.hdr;
+
+	if (!qp->sq_active)
+		return false;
+	qp->sq_active = false;
+	WRITE_ONCE(hdr->engines_active, 0);
+	/* Pairs with the producer's fence between its prod store and our word. */
+	smp_mb();
+	return READ_ONCE(hdr->prod) != qp->sq_seen;
+}
+
+/*
  * The owner's loop: run, honour kicks, let go. Returns true if work is
  * left for the work item (the caller schedules it).
  *
@@ -249,13 +291,19 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 	if (!softirq)
 		WRITE_ONCE(qp->sirq_defer, false);	/* faults resolve here */
 	for (;;) {
-		bool more = sroce_qp_run_engines(qp, rounds);
+		bool more;
 
+		sroce_sq_active_begin(qp);
+		more = sroce_qp_run_engines(qp, rounds);
 		WRITE_ONCE(qp->sirq_cpu, softirq ? cpu + 1 : 0);
 		if (more || !reruns--) {
+			/* The work item the caller queues reads the SQ again. */
+			sroce_sq_active_end(qp);
 			sroce_engine_tryput(qp, true);
 			return true;
 		}
+		if (sroce_sq_active_end(qp))
+			continue;	/* WQEs posted without a doorbell */
 		if (sroce_engine_tryput(qp, false))
 			return false;
 	}

@@ -303,7 +303,7 @@ profile() {
 	local spid data=/tmp/perf.data t tool size iters name
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	for t in ib_write_bw:65536:1000 ib_atomic_bw:8:2000 ib_send_bw:64:5000; do
+	for t in ib_write_bw:65536:1000 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
 		IFS=: read -r tool size iters <<<"$t"
 		want "${tool}_$size" || continue
 		name=${tool#ib_}
