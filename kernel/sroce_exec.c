@@ -26,6 +26,8 @@
  */
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
+#include <linux/sched/clock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 
 #include "sroce_exec.h"
@@ -50,6 +52,11 @@ static bool doorbell_skip = true;
 module_param(doorbell_skip, bool, 0644);
 MODULE_PARM_DESC(doorbell_skip,
 		 "Let user space skip the post_send doorbell while the QP's engines run (default on)");
+
+static unsigned int sq_poll_us;
+module_param(sq_poll_us, uint, 0644);
+MODULE_PARM_DESC(sq_poll_us,
+		 "After a doorbell the QP's work item watches the SQ this long (us, max 1000) on another CPU: posts meanwhile need no system call (default 0: off)");
 
 /* Rounds of the engines an inline owner runs before handing over. */
 #define SROCE_DOORBELL_ROUNDS	4
@@ -265,6 +272,49 @@ static bool sroce_sq_active_end(struct sroce_qp *qp)
 }
 
 /*
+ * Work item only, engines_active still set: watch the SQ for sq_poll_us
+ * before letting go, so that a process posting again soon (refilling its
+ * SQ as completions come) needs no system call. True: run the engines
+ * again (new WQEs or a kick).
+ */
+static bool sroce_sq_poll(struct sroce_qp *qp)
+{
+	u32 us = READ_ONCE(sq_poll_us);
+	u64 end;
+
+	if (!us || !qp->sq_active || current_work() != &qp->work)
+		return false;
+	end = local_clock() + (u64)min(us, 1000U) * NSEC_PER_USEC;
+	while (local_clock() < end) {
+		if (READ_ONCE(qp->sq.hdr->prod) != qp->sq_seen ||
+		    READ_ONCE(qp->engine_kick))
+			return true;
+		if (READ_ONCE(qp->engine_waiters) || need_resched())
+			return false;
+		cpu_relax();
+	}
+	return false;
+}
+
+/*
+ * Queue the QP's work to watch its SQ (sq_poll_us) on another CPU than
+ * the poster's, unless packets of the QP wait in a backlog (its CPU).
+ */
+static void sroce_qp_schedule_poll(struct sroce_qp *qp)
+{
+	int cpu = sroce_qp_pinned_cpu(qp);
+
+	if (cpu < 0)
+		cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids)
+		cpu = WORK_CPU_UNBOUND;
+	if (!refcount_inc_not_zero(&qp->ref))
+		return;
+	if (!queue_work_on(cpu, sroce_wq, &qp->work))
+		sroce_qp_put(qp);
+}
+
+/*
  * The owner's loop: run, honour kicks, let go. Returns true if work is
  * left for the work item (the caller schedules it).
  *
@@ -302,7 +352,7 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 			sroce_engine_tryput(qp, true);
 			return true;
 		}
-		if (sroce_sq_active_end(qp))
+		if (sroce_sq_poll(qp) || sroce_sq_active_end(qp))
 			continue;	/* WQEs posted without a doorbell */
 		if (sroce_engine_tryput(qp, false))
 			return false;
@@ -352,6 +402,8 @@ void sroce_qp_doorbell(struct sroce_qp *qp)
 {
 	might_sleep();
 	sroce_qp_run_inline(qp, false);
+	if (READ_ONCE(sq_poll_us) && qp->sq.mentry)
+		sroce_qp_schedule_poll(qp);
 }
 
 /**

@@ -18,7 +18,8 @@
 # module parameter inline_engines=0 (every engine run in the work item),
 # to measure what running them inline buys, in the same boot; "sroce_db0":
 # sroce with doorbell_skip=0 (a post_send system call for every post, as
-# before the doorbell suppression); and "sroce_lo": both ends on sroce_a,
+# before the doorbell suppression); "sroce_poll": sroce with sq_poll_us=50
+# (the work item watches the SQ after a doorbell); and "sroce_lo": both ends on sroce_a,
 # as rxe runs (see below).
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
@@ -65,28 +66,33 @@ IP_A[sroce_lo]=$IP4_A
 DEV_A[sroce_wq]=sroce_a DEV_B[sroce_wq]=sroce_b
 NSX_A[sroce_wq]="ip netns exec $NS_A" NSX_B[sroce_wq]="ip netns exec $NS_B"
 IP_A[sroce_wq]=$IP4_A
-DEV_A[sroce_db0]=sroce_a DEV_B[sroce_db0]=sroce_b
-NSX_A[sroce_db0]="ip netns exec $NS_A" NSX_B[sroce_db0]="ip netns exec $NS_B"
-IP_A[sroce_db0]=$IP4_A
+for v in sroce_db0 sroce_poll; do
+	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b
+	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
+	IP_A[$v]=$IP4_A
+done
 DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
 IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
-declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_db0]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_db0]=$IP4_B [sroce_poll]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
 DOORBELL_PARAM=/sys/module/sroce/parameters/doorbell_skip
+SQPOLL_PARAM=/sys/module/sroce/parameters/sq_poll_us
 
 # The module parameters of the sroce variants: on before a run, off after.
 variant_on() {
 	case $1 in
 	sroce_wq) echo 0 >"$INLINE_PARAM" ;;
 	sroce_db0) echo 0 >"$DOORBELL_PARAM" ;;
+	sroce_poll) echo "${SQ_POLL_US:-50}" >"$SQPOLL_PARAM" ;;
 	esac
 }
 variant_off() {
 	case $1 in
 	sroce_wq) echo 1 >"$INLINE_PARAM" ;;
 	sroce_db0) echo 1 >"$DOORBELL_PARAM" ;;
+	sroce_poll) echo 0 >"$SQPOLL_PARAM" ;;
 	esac
 }
 
