@@ -242,13 +242,18 @@ void sroce_qp_schedule(struct sroce_qp *qp)
  * what user space published, or user space (prod store, full barrier,
  * word load) sees the cleared word and rings. A WQE published while the
  * requester cannot send (window, rd_atomic credits) waits, as after a
- * doorbell, for the ACK or timer whose engine run will send it. Owner only.
+ * doorbell, for the ACK or timer whose engine run will send it.
+ *
+ * Not for a softirq owner: WQEs it picked up would leave from softirq,
+ * through the CPU's backlog, which under load waits for ksoftirqd (a tick
+ * later; write_lat showed it), where a doorbell sends them from process
+ * context. Owner only.
  */
-static void sroce_sq_active_begin(struct sroce_qp *qp)
+static void sroce_sq_active_begin(struct sroce_qp *qp, bool softirq)
 {
 	struct sroce_ring_hdr *hdr = qp->sq.hdr;
 
-	if (!qp->sq.mentry || !READ_ONCE(doorbell_skip))
+	if (softirq || !qp->sq.mentry || !READ_ONCE(doorbell_skip))
 		return;
 	qp->sq_active = true;
 	WRITE_ONCE(hdr->engines_active, 1);
@@ -343,7 +348,7 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 	for (;;) {
 		bool more;
 
-		sroce_sq_active_begin(qp);
+		sroce_sq_active_begin(qp, softirq);
 		more = sroce_qp_run_engines(qp, rounds);
 		WRITE_ONCE(qp->sirq_cpu, softirq ? cpu + 1 : 0);
 		if (more || !reruns--) {
