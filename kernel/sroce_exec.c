@@ -26,6 +26,8 @@
  */
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
+#include <linux/sched/clock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 
 #include "sroce_exec.h"
@@ -45,6 +47,16 @@ static bool inline_engines = true;
 module_param(inline_engines, bool, 0644);
 MODULE_PARM_DESC(inline_engines,
 		 "Run QP engines in the receive softirq and in the doorbell caller when idle (default on; off: work item only)");
+
+static bool doorbell_skip = true;
+module_param(doorbell_skip, bool, 0644);
+MODULE_PARM_DESC(doorbell_skip,
+		 "Let user space skip the post_send doorbell while the QP's engines run (default on)");
+
+static unsigned int sq_poll_us;
+module_param(sq_poll_us, uint, 0644);
+MODULE_PARM_DESC(sq_poll_us,
+		 "After a doorbell the QP's work item watches the SQ this long (us, max 1000) on another CPU: posts meanwhile need no system call (default 0: off)");
 
 /* Rounds of the engines an inline owner runs before handing over. */
 #define SROCE_DOORBELL_ROUNDS	4
@@ -223,6 +235,91 @@ void sroce_qp_schedule(struct sroce_qp *qp)
 }
 
 /*
+ * Doorbell suppression (engines_active in the SQ ring header, sroce-abi.h):
+ * while an owner runs the engines of a user QP, user space that publishes
+ * WQEs skips the doorbell system call. Before the owner stops it clears
+ * the word, issues a full barrier and re-reads prod: either that read sees
+ * what user space published, or user space (prod store, full barrier,
+ * word load) sees the cleared word and rings. A WQE published while the
+ * requester cannot send (window, rd_atomic credits) waits, as after a
+ * doorbell, for the ACK or timer whose engine run will send it.
+ *
+ * Not for a softirq owner: WQEs it picked up would leave from softirq,
+ * through the CPU's backlog, which under load waits for ksoftirqd (a tick
+ * later; write_lat showed it), where a doorbell sends them from process
+ * context. Owner only.
+ */
+static void sroce_sq_active_begin(struct sroce_qp *qp, bool softirq)
+{
+	struct sroce_ring_hdr *hdr = qp->sq.hdr;
+
+	if (softirq || !qp->sq.mentry || !READ_ONCE(doorbell_skip))
+		return;
+	qp->sq_active = true;
+	WRITE_ONCE(hdr->engines_active, 1);
+	/* The engines read prod after this; the recheck compares with it. */
+	smp_mb();
+	qp->sq_seen = READ_ONCE(hdr->prod);
+}
+
+/* Clear the word; true if WQEs were published meanwhile (run again). */
+static bool sroce_sq_active_end(struct sroce_qp *qp)
+{
+	struct sroce_ring_hdr *hdr = qp->sq.hdr;
+
+	if (!qp->sq_active)
+		return false;
+	qp->sq_active = false;
+	WRITE_ONCE(hdr->engines_active, 0);
+	/* Pairs with the producer's fence between its prod store and our word. */
+	smp_mb();
+	return READ_ONCE(hdr->prod) != qp->sq_seen;
+}
+
+/*
+ * Work item only, engines_active still set: watch the SQ for sq_poll_us
+ * before letting go, so that a process posting again soon (refilling its
+ * SQ as completions come) needs no system call. True: run the engines
+ * again (new WQEs or a kick).
+ */
+static bool sroce_sq_poll(struct sroce_qp *qp)
+{
+	u32 us = READ_ONCE(sq_poll_us);
+	u64 end;
+
+	if (!us || !qp->sq_active || current_work() != &qp->work)
+		return false;
+	end = local_clock() + (u64)min(us, 1000U) * NSEC_PER_USEC;
+	while (local_clock() < end) {
+		if (READ_ONCE(qp->sq.hdr->prod) != qp->sq_seen ||
+		    READ_ONCE(qp->engine_kick))
+			return true;
+		if (READ_ONCE(qp->engine_waiters) || need_resched())
+			return false;
+		cpu_relax();
+	}
+	return false;
+}
+
+/*
+ * Queue the QP's work to watch its SQ (sq_poll_us) on another CPU than
+ * the poster's, unless packets of the QP wait in a backlog (its CPU).
+ */
+static void sroce_qp_schedule_poll(struct sroce_qp *qp)
+{
+	int cpu = sroce_qp_pinned_cpu(qp);
+
+	if (cpu < 0)
+		cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids)
+		cpu = WORK_CPU_UNBOUND;
+	if (!refcount_inc_not_zero(&qp->ref))
+		return;
+	if (!queue_work_on(cpu, sroce_wq, &qp->work))
+		sroce_qp_put(qp);
+}
+
+/*
  * The owner's loop: run, honour kicks, let go. Returns true if work is
  * left for the work item (the caller schedules it).
  *
@@ -249,13 +346,19 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 	if (!softirq)
 		WRITE_ONCE(qp->sirq_defer, false);	/* faults resolve here */
 	for (;;) {
-		bool more = sroce_qp_run_engines(qp, rounds);
+		bool more;
 
+		sroce_sq_active_begin(qp, softirq);
+		more = sroce_qp_run_engines(qp, rounds);
 		WRITE_ONCE(qp->sirq_cpu, softirq ? cpu + 1 : 0);
 		if (more || !reruns--) {
+			/* The work item the caller queues reads the SQ again. */
+			sroce_sq_active_end(qp);
 			sroce_engine_tryput(qp, true);
 			return true;
 		}
+		if (sroce_sq_poll(qp) || sroce_sq_active_end(qp))
+			continue;	/* WQEs posted without a doorbell */
 		if (sroce_engine_tryput(qp, false))
 			return false;
 	}
@@ -304,6 +407,8 @@ void sroce_qp_doorbell(struct sroce_qp *qp)
 {
 	might_sleep();
 	sroce_qp_run_inline(qp, false);
+	if (READ_ONCE(sq_poll_us) && qp->sq.mentry)
+		sroce_qp_schedule_poll(qp);
 }
 
 /**

@@ -252,6 +252,9 @@ struct sroce_qp {
 
 	/* Engines: touched only by their owner. */
 	struct work_struct work;
+	/* SQ doorbell suppression (sroce_exec.c): engines_active set, prod then. */
+	bool sq_active;
+	u32 sq_seen;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;
 	struct sroce_hdrs rx_h;		/* headers of the packet being handled */

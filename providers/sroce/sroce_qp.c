@@ -8,6 +8,8 @@
  * producer index with one store-release, then:
  *   - send: one doorbell system call per ibv_post_send / wr_complete, a
  *     POST_SEND write() with no WRs, which makes the kernel run the QP;
+ *     none while the SQ header says the kernel runs the QP's engines
+ *     (engines_active: it reads prod again before it stops);
  *   - recv: no system call, unless the kernel has set SROCE_RING_FLUSH in
  *     the RQ header (QP in ERROR): then a POST_RECV write() with no WRs so
  *     that the kernel flushes what was just posted.
@@ -115,10 +117,11 @@ static int sroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 
 	/*
 	 * One doorbell for the whole list; also when a later WR failed, as
-	 * the ones before it are posted. In ERROR/SQE the same doorbell makes
-	 * the kernel flush them (SROCE_RING_FLUSH needs no test here).
+	 * the ones before it are posted; none while the kernel's engines run
+	 * (they see the WQEs). In ERROR/SQE the doorbell makes the kernel
+	 * flush them.
 	 */
-	if (posted) {
+	if (posted && sroce_uring_need_doorbell(&qp->sq)) {
 		dberr = sroce_send_doorbell(ibqp);
 		if (!err)
 			err = dberr;
@@ -182,7 +185,7 @@ static int sroce_wr_complete(struct ibv_qp_ex *ibqpx)
 		sroce_uring_publish(&qp->sq, qp->ex_prod);
 	qp->ex_wqe = NULL;
 	pthread_spin_unlock(&qp->sq_lock);
-	if (posted)
+	if (posted && sroce_uring_need_doorbell(&qp->sq))
 		err = sroce_send_doorbell(&qp->vqp.qp);
 	return err;
 }

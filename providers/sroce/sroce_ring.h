@@ -8,6 +8,7 @@
  *   load_cons(r)        load-acquire of hdr->cons   (the kernel's index)
  *   publish(r)          store-release of hdr->prod  (after the slot writes)
  *   load_flags(r)       load-acquire of hdr->flags
+ *   need_doorbell(r)    SQ: full fence, then flags and engines_active
  *
  * Indices are free-running u32: "used = prod - cons" is right across the
  * 2^32 wrap. A hostile or garbage cons can only make the ring look full.
@@ -150,6 +151,23 @@ static inline bool sroce_uring_need_flush(const struct sroce_uring *r)
 {
 	atomic_thread_fence(memory_order_seq_cst);
 	return sroce_uring_load_flags(r) & SROCE_RING_FLUSH;
+}
+
+/*
+ * SQ: must a doorbell system call follow what was just published? Call
+ * after sroce_uring_publish(). Not while the kernel runs the QP's engines
+ * (engines_active): it re-reads prod after clearing the word, and the
+ * full fence here orders our prod store before the word's load, as the
+ * kernel orders its clearing store before its prod load (smp_mb()), so
+ * either we see the word cleared and ring, or the kernel sees our WQEs.
+ * Always in ERROR/SQE (SROCE_RING_FLUSH): the flush is the doorbell's job.
+ */
+static inline bool sroce_uring_need_doorbell(const struct sroce_uring *r)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	if (sroce_uring_load_flags(r) & SROCE_RING_FLUSH)
+		return true;
+	return !sroce_uring_load_acquire(&r->hdr->engines_active);
 }
 
 /* Consumer (CQ): the next filled slot, or NULL when the ring is empty. */

@@ -7,9 +7,12 @@
 # build/bench/bench.png (scripts/bench/chart.sh).
 #   BENCH_REPEATS=3             repeats of each measurement (the median is kept)
 #   BENCH_SECTIONS=verbs+udp+scale+objs, or "profile" for perf record of sroce
+#                               (write_bw 64 KiB, atomic_bw, send_bw 64 B: FILTER picks)
 #   BENCH_FILTER=regex          only the tests whose name matches (e.g. write_bw)
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
-#                               inline_engines=0 (work item only)
+#                               inline_engines=0 (work item only),
+#                               "sroce_db0" doorbell_skip=0, "sroce_poll"
+#                               sq_poll_us=50
 #   BENCH_TIMEOUT=5400          seconds before the guest is killed
 # Under TCG only ratios measured in the same run mean anything.
 set -euo pipefail

@@ -10,13 +10,17 @@
 #
 #   guest.sh [REPEATS [SECTIONS [FILTER [DEVICES]]]]
 # SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
-# four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB).
+# four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB,
+# ib_atomic_bw and ib_send_bw 64 B; FILTER picks among them).
 # FILTER, a bash regular expression, keeps only the tests whose name
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
 # module parameter inline_engines=0 (every engine run in the work item),
-# to measure what running them inline buys, in the same boot; and
-# "sroce_lo": both ends on sroce_a, as rxe runs (see below).
+# to measure what running them inline buys, in the same boot; "sroce_db0":
+# sroce with doorbell_skip=0 (a post_send system call for every post, as
+# before the doorbell suppression); "sroce_poll": sroce with sq_poll_us=50
+# (the work item watches the SQ after a doorbell); and "sroce_lo": both ends on sroce_a,
+# as rxe runs (see below).
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
@@ -62,12 +66,35 @@ IP_A[sroce_lo]=$IP4_A
 DEV_A[sroce_wq]=sroce_a DEV_B[sroce_wq]=sroce_b
 NSX_A[sroce_wq]="ip netns exec $NS_A" NSX_B[sroce_wq]="ip netns exec $NS_B"
 IP_A[sroce_wq]=$IP4_A
+for v in sroce_db0 sroce_poll; do
+	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b
+	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
+	IP_A[$v]=$IP4_A
+done
 DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
 IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
-declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_db0]=$IP4_B [sroce_poll]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
+DOORBELL_PARAM=/sys/module/sroce/parameters/doorbell_skip
+SQPOLL_PARAM=/sys/module/sroce/parameters/sq_poll_us
+
+# The module parameters of the sroce variants: on before a run, off after.
+variant_on() {
+	case $1 in
+	sroce_wq) echo 0 >"$INLINE_PARAM" ;;
+	sroce_db0) echo 0 >"$DOORBELL_PARAM" ;;
+	sroce_poll) echo "${SQ_POLL_US:-50}" >"$SQPOLL_PARAM" ;;
+	esac
+}
+variant_off() {
+	case $1 in
+	sroce_wq) echo 1 >"$INLINE_PARAM" ;;
+	sroce_db0) echo 1 >"$DOORBELL_PARAM" ;;
+	sroce_poll) echo 0 >"$SQPOLL_PARAM" ;;
+	esac
+}
 
 say() { echo "[bench] $*" >&2; }
 
@@ -114,7 +141,7 @@ run_pair() {
 	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R)
 	shift 2
 	PORT=$((PORT + 1))
-	[ "$dev" = sroce_wq ] && echo 0 >"$INLINE_PARAM"
+	variant_on "$dev"
 	if [ "$dev" != siw ]; then
 		cs=(-x "$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")")
 		cc=(-x "$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")")
@@ -139,7 +166,7 @@ run_pair() {
 	while kill -0 "$spid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
 	kill "$spid" 2>/dev/null
 	wait "$spid" || rc=1
-	[ "$dev" = sroce_wq ] && echo 1 >"$INLINE_PARAM"
+	variant_off "$dev"
 	return $rc
 }
 
@@ -206,7 +233,7 @@ pingpong() {	# REP DEV
 	ga=$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")
 	gb=$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")
 	PORT=$((PORT + 1))
-	[ "$dev" = sroce_wq ] && echo 0 >"$INLINE_PARAM"
+	variant_on "$dev"
 	${NSX_A[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_A[$dev]}" -g "$ga" -p "$PORT" \
 		-s 8 -n 1000 >"$SLOG" 2>&1 &
 	spid=$!
@@ -214,7 +241,7 @@ pingpong() {	# REP DEV
 	${NSX_B[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_B[$dev]}" -g "$gb" -p "$PORT" \
 		-s 8 -n 1000 "${IP_A[$dev]}" >"$CLOG" 2>&1
 	wait "$spid"
-	[ "$dev" = sroce_wq ] && echo 1 >"$INLINE_PARAM"
+	variant_off "$dev"
 	v=$(sed -n 's/.* seconds = \([0-9.]*\) usec\/iter.*/\1/p' "$CLOG" | head -1)
 	[ -n "$v" ] || { say "ibv_rc_pingpong on $dev failed"; tail -5 "$CLOG" "$SLOG" >&2; return 1; }
 	emit verbs ibv_rc_pingpong_8 "$dev" usec_per_iter us lo "$1" "$v"
@@ -294,25 +321,33 @@ objs() {	# REP
 	done
 }
 
-# perf record of the whole guest while sroce runs ib_write_bw at 64 KiB
-# (the data stays in the guest's /tmp; the reports go to build/bench/).
+# perf record of the whole guest while sroce runs one test, for each of
+# ib_write_bw 64 KiB, ib_atomic_bw 8 B and ib_send_bw 64 B that FILTER
+# matches (the data stays in the guest's /tmp; the reports go to
+# build/bench/perf-sroce-<test>-{dso,flat,children}.txt).
 profile() {
-	local spid data=/tmp/perf.data
+	local spid data=/tmp/perf.data t tool size iters name
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
-	spid=$!
-	sleep 2
-	bw ib_write_bw 65536 1000 1 sroce
-	kill -INT "$spid"
-	wait "$spid"
-	perf report -i "$data" --stdio --no-children --sort dso \
-		>"$OUT/perf-sroce-write_bw-dso.txt" 2>&1
-	perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
-		--percent-limit 0.3 >"$OUT/perf-sroce-write_bw-flat.txt" 2>&1
-	perf report -i "$data" --stdio --children --sort sym -g none \
-		--percent-limit 2 >"$OUT/perf-sroce-write_bw-children.txt" 2>&1
-	say "profile in $OUT/perf-sroce-write_bw-*.txt"
+	for t in ib_write_bw:65536:1000 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
+		IFS=: read -r tool size iters <<<"$t"
+		want "${tool}_$size" || continue
+		name=${tool#ib_}
+		[ "$tool" = ib_write_bw ] || name=${name}_$size
+		perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
+		spid=$!
+		sleep 2
+		bw "$tool" "$size" "$iters" 1 sroce
+		kill -INT "$spid"
+		wait "$spid"
+		perf report -i "$data" --stdio --no-children --sort dso \
+			>"$OUT/perf-sroce-$name-dso.txt" 2>&1
+		perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
+			--percent-limit 0.3 >"$OUT/perf-sroce-$name-flat.txt" 2>&1
+		perf report -i "$data" --stdio --children --sort sym -g none \
+			--percent-limit 2 >"$OUT/perf-sroce-$name-children.txt" 2>&1
+		say "profile in $OUT/perf-sroce-$name-*.txt"
+	done
 }
 
 rm -rf "$LOGS"

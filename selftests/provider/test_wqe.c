@@ -181,6 +181,7 @@ TEST(abi_layout)
 	EXPECT_EQ(offsetof(struct sroce_ring_hdr, prod), 0);
 	EXPECT_EQ(offsetof(struct sroce_ring_hdr, cons), 64);
 	EXPECT_EQ(offsetof(struct sroce_ring_hdr, flags), 128);
+	EXPECT_EQ(offsetof(struct sroce_ring_hdr, engines_active), 192);
 	EXPECT_LE(sizeof(struct sroce_ring_hdr), SROCE_RING_HDR_SIZE);
 	/* SGEs follow the header 16-aligned, inline bytes likewise. */
 	EXPECT_EQ(sroce_send_wqe_size(4, 0), 64 + 64);
@@ -893,6 +894,28 @@ TEST(rq_flush_flag_requests_doorbell)
 	wr.num_sge = 2;
 	EXPECT_EQ(sroce_rq_post(&t.r, 1, &wr, &bad, &flush), EINVAL);
 	EXPECT_FALSE(flush);
+	ring_free(&t);
+}
+
+/*
+ * The SQ doorbell is skipped only while the kernel says its engines run
+ * (engines_active), and never while the QP flushes (seed-rules R3.3).
+ */
+TEST(sq_doorbell_skipped_while_engines_active)
+{
+	struct test_ring t;
+
+	ASSERT_EQ(ring_make(&t, 2, sroce_send_wqe_size(1, 0), 4, 0), 0);
+	EXPECT_TRUE(sroce_uring_need_doorbell(&t.r));	/* old kernel: 0 */
+	t.r.hdr->engines_active = 1;
+	EXPECT_FALSE(sroce_uring_need_doorbell(&t.r));
+	t.r.hdr->flags = SROCE_CQ_OVERFLOW;	/* not ours */
+	EXPECT_FALSE(sroce_uring_need_doorbell(&t.r));
+	t.r.hdr->flags = SROCE_RING_FLUSH;
+	EXPECT_TRUE(sroce_uring_need_doorbell(&t.r));
+	t.r.hdr->flags = 0;
+	t.r.hdr->engines_active = 0;
+	EXPECT_TRUE(sroce_uring_need_doorbell(&t.r));
 	ring_free(&t);
 }
 

@@ -50,6 +50,17 @@ struct sroce_ring_hdr {
 	 */
 	__u32 flags;
 	__u32 reserved2[15];
+	/*
+	 * SQ only, written by the kernel only: non-zero while the kernel runs
+	 * the QP's engines and will read prod again before it stops (it
+	 * clears this word, issues a full barrier, then re-reads prod). A
+	 * producer that publishes prod, issues a full barrier and then reads
+	 * this word as non-zero needs no doorbell system call for what it
+	 * published (unless SROCE_RING_FLUSH is set). A kernel that does not
+	 * know this word leaves it 0: the producer then always rings.
+	 */
+	__u32 engines_active;
+	__u32 reserved3[15];
 };
 
 #define SROCE_CQ_OVERFLOW (1U << 0)
