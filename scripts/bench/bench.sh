@@ -9,7 +9,8 @@
 #   BENCH_SECTIONS=verbs+udp+scale+objs, or "profile" for perf record of sroce
 #   BENCH_FILTER=regex          only the tests whose name matches (e.g. write_bw)
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
-#                               inline_engines=0 (work item only)
+#                               inline_engines=0 (work item only),
+#                               "sroce_j"/"rxe_j" the veths at MTU 9000
 #   BENCH_TIMEOUT=5400          seconds before the guest is killed
 # Under TCG only ratios measured in the same run mean anything.
 set -euo pipefail

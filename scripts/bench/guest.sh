@@ -15,8 +15,11 @@
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
 # module parameter inline_engines=0 (every engine run in the work item),
-# to measure what running them inline buys, in the same boot; and
-# "sroce_lo": both ends on sroce_a, as rxe runs (see below).
+# to measure what running them inline buys, in the same boot;
+# "sroce_lo": both ends on sroce_a, as rxe runs (see below); and the jumbo
+# variants "sroce_j" and "rxe_j": sroce or rdma_rxe with their veths at
+# MTU 9000 for the test, so that the RoCE path MTU is 4096 (the MTU of a
+# real RoCE deployment) instead of 1024.
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
@@ -62,12 +65,42 @@ IP_A[sroce_lo]=$IP4_A
 DEV_A[sroce_wq]=sroce_a DEV_B[sroce_wq]=sroce_b
 NSX_A[sroce_wq]="ip netns exec $NS_A" NSX_B[sroce_wq]="ip netns exec $NS_B"
 IP_A[sroce_wq]=$IP4_A
+DEV_A[sroce_j]=sroce_a DEV_B[sroce_j]=sroce_b
+NSX_A[sroce_j]="ip netns exec $NS_A" NSX_B[sroce_j]="ip netns exec $NS_B"
+IP_A[sroce_j]=$IP4_A
+DEV_A[rxe_j]=$RXE_DEV DEV_B[rxe_j]=$RXE_DEV NSX_A[rxe_j]="" NSX_B[rxe_j]=""
+IP_A[rxe_j]=$RXE_IP4
 DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
 IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
-declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_j]=$IP4_B
+	[rxe]=$RXE_IP4 [rxe_j]=$RXE_IP4 [siw]=203.0.113.1)
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
+
+# veth_mtu MTU: both veth pairs (sroce's and rxe's) at MTU.
+veth_mtu() {
+	ip -n "$NS_A" link set veth_a mtu "$1" && ip -n "$NS_B" link set veth_b mtu "$1" &&
+		ip link set rxe_v1 mtu "$1" && ip link set "$RXE_NETDEV" mtu "$1"
+}
+
+# variant_on/variant_off DEV: what a variant changes for the length of one
+# test, and back: sroce_wq the engines' place, sroce_j and rxe_j the MTU.
+variant_on() {
+	case $1 in
+	sroce_wq) echo 0 >"$INLINE_PARAM" ;;
+	*_j)
+		veth_mtu 9000
+		say "$1: $(${NSX_A[$1]} ibv_devinfo -v -d "${DEV_A[$1]}" | grep -m1 active_mtu)"
+		;;
+	esac
+}
+variant_off() {
+	case $1 in
+	sroce_wq) echo 1 >"$INLINE_PARAM" ;;
+	*_j) veth_mtu 1500 ;;
+	esac
+}
 
 say() { echo "[bench] $*" >&2; }
 
@@ -114,7 +147,7 @@ run_pair() {
 	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R)
 	shift 2
 	PORT=$((PORT + 1))
-	[ "$dev" = sroce_wq ] && echo 0 >"$INLINE_PARAM"
+	variant_on "$dev"
 	if [ "$dev" != siw ]; then
 		cs=(-x "$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")")
 		cc=(-x "$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")")
@@ -139,7 +172,7 @@ run_pair() {
 	while kill -0 "$spid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
 	kill "$spid" 2>/dev/null
 	wait "$spid" || rc=1
-	[ "$dev" = sroce_wq ] && echo 1 >"$INLINE_PARAM"
+	variant_off "$dev"
 	return $rc
 }
 
@@ -206,7 +239,7 @@ pingpong() {	# REP DEV
 	ga=$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")
 	gb=$(gid_index "${DEV_B[$dev]}" "${IP_B[$dev]}")
 	PORT=$((PORT + 1))
-	[ "$dev" = sroce_wq ] && echo 0 >"$INLINE_PARAM"
+	variant_on "$dev"
 	${NSX_A[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_A[$dev]}" -g "$ga" -p "$PORT" \
 		-s 8 -n 1000 >"$SLOG" 2>&1 &
 	spid=$!
@@ -214,7 +247,7 @@ pingpong() {	# REP DEV
 	${NSX_B[$dev]} timeout -k 5 120 ibv_rc_pingpong -d "${DEV_B[$dev]}" -g "$gb" -p "$PORT" \
 		-s 8 -n 1000 "${IP_A[$dev]}" >"$CLOG" 2>&1
 	wait "$spid"
-	[ "$dev" = sroce_wq ] && echo 1 >"$INLINE_PARAM"
+	variant_off "$dev"
 	v=$(sed -n 's/.* seconds = \([0-9.]*\) usec\/iter.*/\1/p' "$CLOG" | head -1)
 	[ -n "$v" ] || { say "ibv_rc_pingpong on $dev failed"; tail -5 "$CLOG" "$SLOG" >&2; return 1; }
 	emit verbs ibv_rc_pingpong_8 "$dev" usec_per_iter us lo "$1" "$v"

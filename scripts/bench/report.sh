@@ -33,21 +33,25 @@ awk -F'\t' "$invalid"' { next }
 	}' "$raw" | sort >"$out.medians"
 
 # One row per section/test/metric with the three devices side by side,
-# then the sroce variants when the run had them (BENCH_DEVICES): sroce_lo
-# (both ends on one device, rxe's set-up) and sroce_wq (inline_engines=0).
+# then the variants when the run had them (BENCH_DEVICES): sroce_lo
+# (both ends on one device, rxe's set-up), sroce_wq (inline_engines=0), and
+# the jumbo-MTU columns sroce_j and rxe_j (veths at MTU 9000, path MTU 4096:
+# an extra column, the targets are judged at the default MTU).
 awk -F'\t' -v OFS='\t' '
 	function r(a, b) { return (a != "" && b != "" && b + 0 != 0) ? sprintf("%.2f", a / b) : "-" }
 	{ k = $1 OFS $2 OFS $4 OFS $5 OFS $6; keys[k] = 1; val[k, $3] = $7; cnt[k] = $8 }
 	END {
 		print "section", "test", "metric", "unit", "better", "sroce", "rxe", "siw",
 			"sroce/rxe", "sroce/siw", "udp", "n", "sroce_lo", "lo/rxe", "lo/siw",
-			"sroce_wq", "sroce/wq"
+			"sroce_wq", "sroce/wq", "sroce_j", "rxe_j", "j/rxe_j"
 		for (k in keys) {
 			s = val[k, "sroce"]; x = val[k, "rxe"]; w = val[k, "siw"]; u = val[k, "veth"]
 			l = val[k, "sroce_lo"]; q = val[k, "sroce_wq"]
+			sj = val[k, "sroce_j"]; xj = val[k, "rxe_j"]
 			print k, (s == "" ? "-" : s), (x == "" ? "-" : x), (w == "" ? "-" : w),
 				r(s, x), r(s, w), (u == "" ? "-" : u), cnt[k],
-				(l == "" ? "-" : l), r(l, x), r(l, w), (q == "" ? "-" : q), r(s, q)
+				(l == "" ? "-" : l), r(l, x), r(l, w), (q == "" ? "-" : q), r(s, q),
+				(sj == "" ? "-" : sj), (xj == "" ? "-" : xj), r(sj, xj)
 		}
 	}' "$out.medians" | (read -r h; echo "$h"; sort -t$'\t' -k1,1 -k2,2V) >"$out"
 rm -f "$out.medians"
