@@ -19,7 +19,10 @@
 # "sroce_lo": both ends on sroce_a, as rxe runs (see below); and the jumbo
 # variants "sroce_j" and "rxe_j": sroce or rdma_rxe with their veths at
 # MTU 9000 for the test, so that the RoCE path MTU is 4096 (the MTU of a
-# real RoCE deployment) instead of 1024.
+# real RoCE deployment) instead of 1024; and the A/B variants of the
+# transmit levers, sroce with one module parameter off for the test:
+# "sroce_nrc" route_cache=0 (a route lookup per packet), "sroce_scrc"
+# icrc_accel=0 (the ICRC with the generic crc32_le).
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
@@ -68,6 +71,10 @@ IP_A[sroce_wq]=$IP4_A
 DEV_A[sroce_j]=sroce_a DEV_B[sroce_j]=sroce_b
 NSX_A[sroce_j]="ip netns exec $NS_A" NSX_B[sroce_j]="ip netns exec $NS_B"
 IP_A[sroce_j]=$IP4_A
+for v in sroce_nrc sroce_scrc; do
+	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A
+	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
+done
 DEV_A[rxe_j]=$RXE_DEV DEV_B[rxe_j]=$RXE_DEV NSX_A[rxe_j]="" NSX_B[rxe_j]=""
 IP_A[rxe_j]=$RXE_IP4
 DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
@@ -75,8 +82,10 @@ IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
 declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_j]=$IP4_B
+	[sroce_nrc]=$IP4_B [sroce_scrc]=$IP4_B
 	[rxe]=$RXE_IP4 [rxe_j]=$RXE_IP4 [siw]=203.0.113.1)
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
+PARAMS=/sys/module/sroce/parameters
 
 # veth_mtu MTU: both veth pairs (sroce's and rxe's) at MTU.
 veth_mtu() {
@@ -89,6 +98,8 @@ veth_mtu() {
 variant_on() {
 	case $1 in
 	sroce_wq) echo 0 >"$INLINE_PARAM" ;;
+	sroce_nrc) echo 0 >"$PARAMS/route_cache" ;;
+	sroce_scrc) echo 0 >"$PARAMS/icrc_accel" ;;
 	*_j)
 		veth_mtu 9000
 		say "$1: $(${NSX_A[$1]} ibv_devinfo -v -d "${DEV_A[$1]}" | grep -m1 active_mtu)"
@@ -98,6 +109,8 @@ variant_on() {
 variant_off() {
 	case $1 in
 	sroce_wq) echo 1 >"$INLINE_PARAM" ;;
+	sroce_nrc) echo 1 >"$PARAMS/route_cache" ;;
+	sroce_scrc) echo 1 >"$PARAMS/icrc_accel" ;;
 	*_j) veth_mtu 1500 ;;
 	esac
 }
@@ -123,6 +136,7 @@ setup() {
 	wait_for 30 gid_index sroce_a "$IP4_A" >/dev/null &&
 		wait_for 30 gid_index sroce_b "$IP4_B" >/dev/null || { say "no sroce GID"; return 1; }
 	rdma link show
+	dmesg | grep "sroce: ICRC" >&2
 }
 
 # emit SECTION TEST DEVICE METRIC UNIT BETTER REPEAT VALUE
