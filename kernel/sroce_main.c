@@ -9,6 +9,7 @@
 
 #include "sroce.h"
 #include "sroce_qp.h"
+#include "sroce_crc.h"
 #include "sroce_net.h"
 #include "sroce_odp.h"
 #include "qp_fsm.h"
@@ -180,6 +181,7 @@ static int __init sroce_init(void)
 	if (err)
 		return err;
 	sroce_fault_module_init();
+	sroce_crc_module_init();
 	err = sroce_odp_module_init();
 	if (err)
 		goto err_qp_exit;
@@ -198,6 +200,7 @@ err_net_exit:
 err_odp_exit:
 	sroce_odp_module_exit();
 err_qp_exit:
+	sroce_crc_module_exit();
 	sroce_fault_module_exit();
 	sroce_exec_module_exit();
 	return err;
@@ -210,6 +213,7 @@ static void __exit sroce_exit(void)
 	sroce_unregister_all();
 	sroce_net_exit();
 	sroce_odp_module_exit();
+	sroce_crc_module_exit();
 	sroce_fault_module_exit();
 	sroce_exec_module_exit();
 	pr_info(DRV_NAME ": unloaded\n");

@@ -42,8 +42,10 @@
 #include <linux/udp.h>
 #include <linux/workqueue.h>
 #include <net/addrconf.h>
+#include <net/dst.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
+#include <net/ip6_fib.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
@@ -553,6 +555,80 @@ static struct sroce_dev *sroce_local_dev_get(struct sroce_dev *sdev,
 	return sroce_ns_dev_get(sdev->net->ns, ndev);
 }
 
+static bool route_cache = true;
+module_param(route_cache, bool, 0644);
+MODULE_PARM_DESC(route_cache,
+		 "Keep each QP's output route between packets (default: on; off looks it up per packet)");
+
+/* Does @route hold a route for this flow? */
+static bool sroce_route_match(const struct sroce_route *route,
+			      const struct net *net, const struct sroce_av *av,
+			      u16 sport)
+{
+	const struct sroce_av *c = &route->av;
+
+	if (!route->dst || route->net != net || route->sport != sport ||
+	    c->network_type != av->network_type ||
+	    c->traffic_class != av->traffic_class)
+		return false;
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		return c->saddr.ip4 == av->saddr.ip4 &&
+		       c->daddr.ip4 == av->daddr.ip4;
+	return c->flow_label == av->flow_label &&
+	       ipv6_addr_equal(&c->saddr.ip6, &av->saddr.ip6) &&
+	       ipv6_addr_equal(&c->daddr.ip6, &av->daddr.ip6);
+}
+
+/*
+ * The cached route of this flow, with a reference for the caller, or
+ * NULL (nothing cached, another flow, or stale: then it is dropped).
+ */
+static struct dst_entry *sroce_route_get(struct sroce_route *route,
+					 const struct net *net,
+					 const struct sroce_av *av, u16 sport)
+{
+	struct dst_entry *dst;
+
+	if (!route || !sroce_route_match(route, net, av, sport))
+		return NULL;
+	dst = dst_check(route->dst, route->cookie);
+	if (!dst) {
+		sroce_route_release(route);
+		return NULL;
+	}
+	dst_hold(dst);
+	return dst;
+}
+
+/* Cache @dst (the caller keeps its own reference) for this flow. */
+static void sroce_route_set(struct sroce_route *route, const struct net *net,
+			    const struct sroce_av *av, u16 sport,
+			    struct dst_entry *dst, u32 cookie)
+{
+	if (!route)
+		return;
+	sroce_route_release(route);
+	dst_hold(dst);
+	route->dst = dst;
+	route->net = net;
+	route->cookie = cookie;
+	route->sport = sport;
+	route->av = *av;
+}
+
+/**
+ * sroce_route_release - drop a QP's cached route
+ * @route: the cache; left empty
+ *
+ * Any context; the caller owns the QP's engines, or the QP is being
+ * destroyed and no engine runs any more.
+ */
+void sroce_route_release(struct sroce_route *route)
+{
+	dst_release(route->dst);
+	route->dst = NULL;
+}
+
 static void sroce_push_ipv4(struct net *net, struct sk_buff *skb,
 			    const struct sroce_av *av)
 {
@@ -578,7 +654,7 @@ static void sroce_push_ipv4(struct net *net, struct sk_buff *skb,
 /* IPv4 transmit; consumes the skb. RCU held. */
 static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
 		       struct sk_buff *skb, const struct sroce_av *av,
-		       u16 sport)
+		       u16 sport, struct sroce_route *route)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = sdev->ndev->ifindex,
@@ -590,15 +666,22 @@ static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
 		.fl4_dport = htons(SROCE_UDP_PORT),
 	};
 	struct sroce_dev *dst_sdev = NULL;
+	struct dst_entry *dst;
 	struct rtable *rt;
 	int err;
 
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt)) {
-		ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI4\n",
-				      &av->daddr.ip4);
-		kfree_skb(skb);
-		return -EHOSTUNREACH;
+	dst = sroce_route_get(route, net, av, sport);
+	if (dst) {
+		rt = dst_rtable(dst);
+	} else {
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt)) {
+			ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI4\n",
+					      &av->daddr.ip4);
+			kfree_skb(skb);
+			return -EHOSTUNREACH;
+		}
+		sroce_route_set(route, net, av, sport, &rt->dst, 0);
 	}
 	sroce_push_udp(skb, sport);
 	sroce_push_ipv4(net, skb, av);
@@ -652,7 +735,7 @@ static void sroce_push_ipv6(struct sk_buff *skb, const struct sroce_av *av)
 /* IPv6 transmit; consumes the skb. RCU held. */
 static int sroce_xmit6(struct sroce_dev *sdev, struct net *net,
 		       struct sk_buff *skb, const struct sroce_av *av,
-		       u16 sport)
+		       u16 sport, struct sroce_route *route)
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = sdev->ndev->ifindex,
@@ -668,13 +751,18 @@ static int sroce_xmit6(struct sroce_dev *sdev, struct net *net,
 	struct dst_entry *dst;
 	int err;
 
-	dst = ip6_route_output(net, NULL, &fl6);
-	if (dst->error) {
-		ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI6\n",
-				      &av->daddr.ip6);
-		dst_release(dst);
-		kfree_skb(skb);
-		return -EHOSTUNREACH;
+	dst = sroce_route_get(route, net, av, sport);
+	if (!dst) {
+		dst = ip6_route_output(net, NULL, &fl6);
+		if (dst->error) {
+			ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI6\n",
+					      &av->daddr.ip6);
+			dst_release(dst);
+			kfree_skb(skb);
+			return -EHOSTUNREACH;
+		}
+		sroce_route_set(route, net, av, sport, dst,
+				rt6_get_cookie(dst_rt6_info(dst)));
 	}
 	sroce_push_udp(skb, sport);
 	sroce_push_ipv6(skb, av);
@@ -715,10 +803,13 @@ err_free:
  *             page fragments); consumed in every case
  * @av:        destination, from sroce_av_from_ah_attr()
  * @udp_sport: UDP source port, e.g. sroce_udp_sport()
+ * @route:     the sending QP's route cache (NULL: look the route up);
+ *             the caller owns the QP's engines
  *
  * Pushes UDP and IP headers, writes the ICRC, routes in the netdev's
- * netns and sends with ip_local_out/ip6_local_out. A packet to an address
- * of a sroce device of this host (the sender itself included) does not
+ * netns (through @route's cached route while it is valid) and sends
+ * with ip_local_out/ip6_local_out. A packet to an address of a sroce
+ * device of this host (the sender itself included) does not
  * touch the wire: it goes to that device's receive path, through the
  * same checks, from a BH work item (never re-entering the caller).
  *
@@ -728,7 +819,8 @@ err_free:
  * lock, never sleeps; not from hard irq.
  */
 int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
-		   const struct sroce_av *av, u16 udp_sport)
+		   const struct sroce_av *av, u16 udp_sport,
+		   struct sroce_route *route)
 {
 	unsigned int ib_len = skb->len;
 	struct net *net;
@@ -749,17 +841,19 @@ int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
 		return 0;
 	}
 	skb->dev = sdev->ndev;
+	if (!READ_ONCE(route_cache))
+		route = NULL;
 
 	rcu_read_lock();
 	net = dev_net_rcu(sdev->ndev);
 	switch (av->network_type) {
 	case RDMA_NETWORK_IPV4:
 		skb->protocol = htons(ETH_P_IP);
-		err = sroce_xmit4(sdev, net, skb, av, udp_sport);
+		err = sroce_xmit4(sdev, net, skb, av, udp_sport, route);
 		break;
 	case RDMA_NETWORK_IPV6:
 		skb->protocol = htons(ETH_P_IPV6);
-		err = sroce_xmit6(sdev, net, skb, av, udp_sport);
+		err = sroce_xmit6(sdev, net, skb, av, udp_sport, route);
 		break;
 	default:
 		kfree_skb(skb);

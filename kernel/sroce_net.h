@@ -46,6 +46,31 @@ struct sroce_av {
 	} saddr, daddr;
 };
 
+/**
+ * struct sroce_route - one QP's cached output route
+ * @dst:    the route, with a reference held for the cache; NULL if none
+ * @net:    the netns it was looked up in (compared, never dereferenced)
+ * @cookie: IPv6 route cookie for dst_check() (0 for IPv4)
+ * @sport:  UDP source port of the flow (ECMP hashes on it)
+ * @av:     the destination it was looked up for
+ *
+ * Used only for the flow it was looked up for, and only while
+ * dst_check() passes: a route or address change (IPv4 generation,
+ * IPv6 cookie) or a dead netdev sends the next packet back to the
+ * routing table. Locking: none; only the context owning the QP's engines
+ * (sroce_qp.h) touches it. Zeroed at QP creation; sroce_route_release()
+ * at destroy.
+ */
+struct sroce_route {
+	struct dst_entry *dst;
+	const struct net *net;
+	u32 cookie;
+	u16 sport;
+	struct sroce_av av;
+};
+
+void sroce_route_release(struct sroce_route *route);
+
 /* Module init/exit: the per-netns bookkeeping. */
 int sroce_net_init(void);
 void sroce_net_exit(void);
@@ -62,6 +87,7 @@ struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
 				    const struct sroce_av *av,
 				    unsigned int ib_len);
 int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
-		   const struct sroce_av *av, u16 udp_sport);
+		   const struct sroce_av *av, u16 udp_sport,
+		   struct sroce_route *route);
 
 #endif /* SROCE_NET_H */

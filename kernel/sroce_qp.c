@@ -507,6 +507,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	skb_queue_purge(&qp->rx_req);
 	skb_queue_purge(&qp->rx_resp);
 	sroce_resp_free(qp);
+	sroce_route_release(&qp->route);
 	sroce_qp_free_queues(qp);
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	return 0;

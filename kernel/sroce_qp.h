@@ -261,6 +261,7 @@ struct sroce_qp {
 	struct sroce_req req;
 	struct sroce_resp resp;
 	struct sroce_comp comp;
+	struct sroce_route route;	/* requester's and responder's */
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
 };

@@ -358,8 +358,10 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	copy = sroce_req_restart_copy(qp, sw, &h, skb);
 	err = sroce_net_xmit(qp->sdev, skb, &av,
 			     qp->type == SROCE_QPT_UD ?
-			     sroce_udp_sport(qp->qpn, dqpn) : qp->attr.udp_sport);
-	if (copy && !sroce_net_xmit(qp->sdev, copy, &av, qp->attr.udp_sport))
+			     sroce_udp_sport(qp->qpn, dqpn) : qp->attr.udp_sport,
+			     &qp->route);
+	if (copy && !sroce_net_xmit(qp->sdev, copy, &av, qp->attr.udp_sport,
+				    &qp->route))
 		sroce_count(qp->sdev, SROCE_CNT_RESTART_COPIES);
 	/* A packet lost on the way out is recovered like one lost on the wire. */
 	if (err && qp->type != SROCE_QPT_RC)

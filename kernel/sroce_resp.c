@@ -63,7 +63,8 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
 		}
 		memset(skb->data + info->length + paylen, 0, h.pad);
 	}
-	return sroce_net_xmit(qp->sdev, skb, &qp->attr.av, qp->attr.udp_sport);
+	return sroce_net_xmit(qp->sdev, skb, &qp->attr.av, qp->attr.udp_sport,
+			      &qp->route);
 }
 
 /* AETH syndrome of an ACK: the credit count, unless an SRQ is used (R2.10). */

@@ -25,6 +25,11 @@
 #include <linux/crc32.h>
 #include <linux/unaligned.h>
 #include <asm/byteorder.h>
+/*
+ * crc32_le() for long runs (ICRC payload): the CPU's accelerated CRC-32
+ * when the kernel has one (kernel/sroce_crc.c), else crc32_le().
+ */
+u32 sroce_crc32(u32 crc, const void *p, size_t len);
 #else
 #include "host_shim.h"
 #endif

@@ -4,6 +4,8 @@
  *
  * Each header is copied to a small stack buffer (at most 60 bytes), the
  * variant fields are set to 1s there, and the copy is fed to crc32_le().
+ * What follows the BTH goes to sroce_crc32(), the same function, faster
+ * in the kernel where the CPU has a CRC instruction (kernel/sroce_crc.c).
  */
 #include "icrc.h"
 #include "bth.h"
@@ -88,7 +90,7 @@ int sroce_icrc_init(struct sroce_icrc_ctx *ctx, const u8 *iph, size_t ip_len,
 void sroce_icrc_update(struct sroce_icrc_ctx *ctx, const u8 *p, size_t len)
 {
 	if (len)
-		ctx->crc = crc32_le(ctx->crc, p, len);
+		ctx->crc = sroce_crc32(ctx->crc, p, len);
 }
 
 u32 sroce_icrc_final(const struct sroce_icrc_ctx *ctx)

@@ -12,7 +12,9 @@
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
 #                               inline_engines=0 (work item only),
 #                               "sroce_db0" doorbell_skip=0, "sroce_poll"
-#                               sq_poll_us=50
+#                               sq_poll_us=50, "sroce_j"/"rxe_j" the veths at
+#                               MTU 9000, "sroce_nrc" route_cache=0,
+#                               "sroce_scrc" icrc_accel=0
 #   BENCH_TIMEOUT=5400          seconds before the guest is killed
 # Under TCG only ratios measured in the same run mean anything.
 set -euo pipefail

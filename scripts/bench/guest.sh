@@ -19,8 +19,14 @@
 # to measure what running them inline buys, in the same boot; "sroce_db0":
 # sroce with doorbell_skip=0 (a post_send system call for every post, as
 # before the doorbell suppression); "sroce_poll": sroce with sq_poll_us=50
-# (the work item watches the SQ after a doorbell); and "sroce_lo": both ends on sroce_a,
-# as rxe runs (see below).
+# (the work item watches the SQ after a doorbell); "sroce_lo": both ends on
+# sroce_a, as rxe runs (see below); the jumbo variants "sroce_j" and
+# "rxe_j": sroce or rdma_rxe with their veths at MTU 9000 for the test, so
+# that the RoCE path MTU is 4096 (the MTU of a real RoCE deployment)
+# instead of 1024; and the A/B variants of the transmit levers, sroce with
+# one module parameter off for the test: "sroce_nrc" route_cache=0 (a route
+# lookup per packet), "sroce_scrc" icrc_accel=0 (the ICRC with the generic
+# crc32_le).
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
@@ -66,33 +72,54 @@ IP_A[sroce_lo]=$IP4_A
 DEV_A[sroce_wq]=sroce_a DEV_B[sroce_wq]=sroce_b
 NSX_A[sroce_wq]="ip netns exec $NS_A" NSX_B[sroce_wq]="ip netns exec $NS_B"
 IP_A[sroce_wq]=$IP4_A
-for v in sroce_db0 sroce_poll; do
-	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b
+DEV_A[sroce_j]=sroce_a DEV_B[sroce_j]=sroce_b
+NSX_A[sroce_j]="ip netns exec $NS_A" NSX_B[sroce_j]="ip netns exec $NS_B"
+IP_A[sroce_j]=$IP4_A
+for v in sroce_db0 sroce_poll sroce_nrc sroce_scrc; do
+	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
-	IP_A[$v]=$IP4_A
 done
+DEV_A[rxe_j]=$RXE_DEV DEV_B[rxe_j]=$RXE_DEV NSX_A[rxe_j]="" NSX_B[rxe_j]=""
+IP_A[rxe_j]=$RXE_IP4
 DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
 IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
-declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_db0]=$IP4_B [sroce_poll]=$IP4_B [rxe]=$RXE_IP4 [siw]=203.0.113.1)
+declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_j]=$IP4_B
+	[sroce_db0]=$IP4_B [sroce_poll]=$IP4_B [sroce_nrc]=$IP4_B [sroce_scrc]=$IP4_B
+	[rxe]=$RXE_IP4 [rxe_j]=$RXE_IP4 [siw]=203.0.113.1)
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
-DOORBELL_PARAM=/sys/module/sroce/parameters/doorbell_skip
-SQPOLL_PARAM=/sys/module/sroce/parameters/sq_poll_us
+PARAMS=/sys/module/sroce/parameters
 
-# The module parameters of the sroce variants: on before a run, off after.
+# veth_mtu MTU: both veth pairs (sroce's and rxe's) at MTU.
+veth_mtu() {
+	ip -n "$NS_A" link set veth_a mtu "$1" && ip -n "$NS_B" link set veth_b mtu "$1" &&
+		ip link set rxe_v1 mtu "$1" && ip link set "$RXE_NETDEV" mtu "$1"
+}
+
+# variant_on/variant_off DEV: what a variant changes for the length of one
+# test, and back: a module parameter of sroce, or (sroce_j, rxe_j) the MTU.
 variant_on() {
 	case $1 in
 	sroce_wq) echo 0 >"$INLINE_PARAM" ;;
-	sroce_db0) echo 0 >"$DOORBELL_PARAM" ;;
-	sroce_poll) echo "${SQ_POLL_US:-50}" >"$SQPOLL_PARAM" ;;
+	sroce_db0) echo 0 >"$PARAMS/doorbell_skip" ;;
+	sroce_poll) echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
+	sroce_nrc) echo 0 >"$PARAMS/route_cache" ;;
+	sroce_scrc) echo 0 >"$PARAMS/icrc_accel" ;;
+	*_j)
+		veth_mtu 9000
+		say "$1: $(${NSX_A[$1]} ibv_devinfo -v -d "${DEV_A[$1]}" | grep -m1 active_mtu)"
+		;;
 	esac
 }
 variant_off() {
 	case $1 in
 	sroce_wq) echo 1 >"$INLINE_PARAM" ;;
-	sroce_db0) echo 1 >"$DOORBELL_PARAM" ;;
-	sroce_poll) echo 0 >"$SQPOLL_PARAM" ;;
+	sroce_db0) echo 1 >"$PARAMS/doorbell_skip" ;;
+	sroce_poll) echo 0 >"$PARAMS/sq_poll_us" ;;
+	sroce_nrc) echo 1 >"$PARAMS/route_cache" ;;
+	sroce_scrc) echo 1 >"$PARAMS/icrc_accel" ;;
+	*_j) veth_mtu 1500 ;;
 	esac
 }
 
@@ -117,6 +144,7 @@ setup() {
 	wait_for 30 gid_index sroce_a "$IP4_A" >/dev/null &&
 		wait_for 30 gid_index sroce_b "$IP4_B" >/dev/null || { say "no sroce GID"; return 1; }
 	rdma link show
+	dmesg | grep "sroce: ICRC" >&2
 }
 
 # emit SECTION TEST DEVICE METRIC UNIT BETTER REPEAT VALUE

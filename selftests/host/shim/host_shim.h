@@ -222,4 +222,10 @@ static inline u32 crc32_le(u32 crc, const void *p, size_t len)
 	return crc;
 }
 
+/* The kernel's accelerated crc32_le (kernel/sroce_crc.c): the same here. */
+static inline u32 sroce_crc32(u32 crc, const void *p, size_t len)
+{
+	return crc32_le(crc, p, len);
+}
+
 #endif /* SROCE_HOST_SHIM_H */
