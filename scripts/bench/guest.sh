@@ -26,7 +26,10 @@
 # instead of 1024; and the A/B variants of the transmit levers, sroce with
 # one module parameter off for the test: "sroce_nrc" route_cache=0 (a route
 # lookup per packet), "sroce_scrc" icrc_accel=0 (the ICRC with the generic
-# crc32_le).
+# crc32_le); "sroce_rps": sroce with receive packet steering on both veths
+# (rps_cpus = every CPU), so that a packet's receive runs on the CPU its
+# flow hashes to instead of inline in the sender's transmit, as on two
+# machines.
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
@@ -75,7 +78,7 @@ IP_A[sroce_wq]=$IP4_A
 DEV_A[sroce_j]=sroce_a DEV_B[sroce_j]=sroce_b
 NSX_A[sroce_j]="ip netns exec $NS_A" NSX_B[sroce_j]="ip netns exec $NS_B"
 IP_A[sroce_j]=$IP4_A
-for v in sroce_db0 sroce_poll sroce_nrc sroce_scrc; do
+for v in sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps; do
 	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
 done
@@ -86,7 +89,7 @@ IP_A[siw]=203.0.113.1
 DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
 IP_A[rxe]=$RXE_IP4
 declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_j]=$IP4_B
-	[sroce_db0]=$IP4_B [sroce_poll]=$IP4_B [sroce_nrc]=$IP4_B [sroce_scrc]=$IP4_B
+	[sroce_db0]=$IP4_B [sroce_poll]=$IP4_B [sroce_nrc]=$IP4_B [sroce_scrc]=$IP4_B [sroce_rps]=$IP4_B
 	[rxe]=$RXE_IP4 [rxe_j]=$RXE_IP4 [siw]=203.0.113.1)
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
 PARAMS=/sys/module/sroce/parameters
@@ -97,6 +100,12 @@ veth_mtu() {
 		ip link set rxe_v1 mtu "$1" && ip link set "$RXE_NETDEV" mtu "$1"
 }
 
+# veth_rps MASK: receive packet steering of sroce's veths to the CPUs of MASK.
+veth_rps() {
+	ip netns exec "$NS_A" sh -c "echo $1 >/sys/class/net/veth_a/queues/rx-0/rps_cpus" &&
+		ip netns exec "$NS_B" sh -c "echo $1 >/sys/class/net/veth_b/queues/rx-0/rps_cpus"
+}
+
 # variant_on/variant_off DEV: what a variant changes for the length of one
 # test, and back: a module parameter of sroce, or (sroce_j, rxe_j) the MTU.
 variant_on() {
@@ -105,6 +114,7 @@ variant_on() {
 	sroce_db0) echo 0 >"$PARAMS/doorbell_skip" ;;
 	sroce_poll) echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
 	sroce_nrc) echo 0 >"$PARAMS/route_cache" ;;
+	sroce_rps) veth_rps "$(printf %x $(((1 << $(nproc)) - 1)))" ;;
 	sroce_scrc) echo 0 >"$PARAMS/icrc_accel" ;;
 	*_j)
 		veth_mtu 9000
@@ -118,6 +128,7 @@ variant_off() {
 	sroce_db0) echo 1 >"$PARAMS/doorbell_skip" ;;
 	sroce_poll) echo 0 >"$PARAMS/sq_poll_us" ;;
 	sroce_nrc) echo 1 >"$PARAMS/route_cache" ;;
+	sroce_rps) veth_rps 0 ;;
 	sroce_scrc) echo 1 >"$PARAMS/icrc_accel" ;;
 	*_j) veth_mtu 1500 ;;
 	esac
