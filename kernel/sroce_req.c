@@ -306,7 +306,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	h.dqpn = dqpn;
 	h.psn = qp->req.psn;
 	/*
-	 * Ask for an ACK at a message's end, every quarter window, and on the
+	 * Ask for an ACK at a message's end, every half window, and on the
 	 * packet that fills the window: the requester stops there, and
 	 * without that ACK only the timer would move it on.
 	 */

@@ -65,7 +65,7 @@ void sroce_sendwin_timeout(struct sroce_sendwin *w, u32 head)
 
 u32 sroce_sendwin_ackreq_every(const struct sroce_sendwin *w, u32 cap)
 {
-	u32 n = w->cwnd / 4 ? w->cwnd / 4 : 1;
+	u32 n = w->cwnd / 2 ? w->cwnd / 2 : 1;
 
 	return n < cap ? n : cap;
 }

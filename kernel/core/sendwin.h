@@ -63,10 +63,8 @@ void sroce_sendwin_timeout(struct sroce_sendwin *w, u32 head);
 
 /*
  * sroce_sendwin_ackreq_every - how many packets apart AckReq is set, so
- * that ACKs arrive while the window is still open: a quarter of the
- * window (at least 1), never more than @cap. With four ACKs asked per
- * window, a full window waits for the local ACK timer only if all the
- * ACKs of its tail are lost.
+ * that ACKs arrive while the window is still open: half the window
+ * (at least 1), never more than @cap.
  */
 u32 sroce_sendwin_ackreq_every(const struct sroce_sendwin *w, u32 cap);
 
