@@ -56,7 +56,7 @@ static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
 {
 	if (!psn_after(next_psn, qp->comp.psn))
 		return;
-	sroce_sendwin_acked(&qp->req.win, psn_diff(next_psn, qp->comp.psn));
+	sroce_sendwin_acked(&qp->req.win, qp->comp.psn, next_psn);
 	qp->comp.psn = next_psn;
 	qp->comp.nak_valid = false;
 	qp->comp.retry_left = qp->attr.retry_cnt;
@@ -195,7 +195,8 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			qp->comp.retry_left = left;
 			qp->comp.nak_valid = true;
 			qp->comp.nak_psn = psn;
-			sroce_sendwin_nak(&qp->req.win);
+			/* Once per loss episode, not once per NAK. */
+			sroce_sendwin_nak(&qp->req.win, psn, qp->req.psn_new);
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
 			/* From comp.psn, as after an RNR NAK above. */
 			qp->req.need_retry = true;
@@ -426,7 +427,7 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 	}
 	qp->comp.retry_left = left;
 	qp->req.need_retry = true;
-	sroce_sendwin_timeout(&qp->req.win);
+	sroce_sendwin_timeout(&qp->req.win, qp->req.psn_new);
 	sroce_count(qp->sdev, SROCE_CNT_RETRANS_TIMEOUT);
 }
 

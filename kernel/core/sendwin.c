@@ -1,17 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* sendwin.c - the RC requester's adaptive send window (see sendwin.h). */
 #include "sendwin.h"
+#include "psn.h"
 
 void sroce_sendwin_init(struct sroce_sendwin *w)
 {
 	w->cwnd = SROCE_WIN_MAX;
 	w->ssthresh = SROCE_WIN_MAX;
 	w->acc = 0;
+	w->recover = 0;
+	w->recovering = false;
 }
 
-void sroce_sendwin_acked(struct sroce_sendwin *w, u32 npsn)
+void sroce_sendwin_acked(struct sroce_sendwin *w, u32 una, u32 next)
 {
-	if (w->cwnd >= SROCE_WIN_MAX)
+	s32 d = psn_diff(next, una);
+	u32 npsn = d > 0 ? d : 0;
+
+	/* Within an episode @recover is less than a window ahead: no wrap. */
+	if (w->recovering && !psn_before(next, w->recover))
+		w->recovering = false;
+	if (!npsn || w->cwnd >= SROCE_WIN_MAX)
 		return;
 	if (w->cwnd < w->ssthresh) {
 		/* Slow start: one more PSN per PSN acknowledged. */
@@ -29,18 +38,29 @@ void sroce_sendwin_acked(struct sroce_sendwin *w, u32 npsn)
 		w->acc = 0;
 }
 
-void sroce_sendwin_nak(struct sroce_sendwin *w)
+/* A new loss episode starts: everything before @head belongs to it. */
+static void sroce_sendwin_episode(struct sroce_sendwin *w, u32 head)
 {
-	w->cwnd = w->cwnd / 2 > SROCE_WIN_MIN ? w->cwnd / 2 : SROCE_WIN_MIN;
-	w->ssthresh = w->cwnd;
+	w->recover = psn_mask(head);
+	w->recovering = true;
 	w->acc = 0;
 }
 
-void sroce_sendwin_timeout(struct sroce_sendwin *w)
+bool sroce_sendwin_nak(struct sroce_sendwin *w, u32 psn, u32 head)
+{
+	if (w->recovering && psn_before(psn, w->recover))
+		return false;
+	w->cwnd = w->cwnd / 2 > SROCE_WIN_MIN ? w->cwnd / 2 : SROCE_WIN_MIN;
+	w->ssthresh = w->cwnd;
+	sroce_sendwin_episode(w, head);
+	return true;
+}
+
+void sroce_sendwin_timeout(struct sroce_sendwin *w, u32 head)
 {
 	w->ssthresh = w->cwnd / 2 > SROCE_WIN_MIN ? w->cwnd / 2 : SROCE_WIN_MIN;
 	w->cwnd = SROCE_WIN_MIN;
-	w->acc = 0;
+	sroce_sendwin_episode(w, head);
 }
 
 u32 sroce_sendwin_ackreq_every(const struct sroce_sendwin *w, u32 cap)

@@ -10,6 +10,13 @@
  * a whole cap's worth. Only the sending pace changes; the protocol
  * (PSNs, NAKs, timers, retry counting) is untouched.
  *
+ * A loss shrinks the window once per loss episode, as TCP NewReno does
+ * once per window (RFC 6582 "recover"): after a reduction, further NAKs of
+ * PSNs that were already sent at the reduction belong to the same episode
+ * (the go-back-N resend of that window losing another packet) and leave
+ * the window alone. The episode ends when the PSN that was the send head
+ * at the reduction is acknowledged.
+ *
  * Pure arithmetic: the requester owns the state and calls these from its
  * work item.
  */
@@ -27,19 +34,32 @@ struct sroce_sendwin {
 	u32 cwnd;	/* PSNs that may be unacknowledged, MIN..MAX */
 	u32 ssthresh;	/* below it the window doubles per window acked */
 	u32 acc;	/* acknowledged PSNs not yet turned into growth */
+	u32 recover;	/* first PSN not sent at the last reduction */
+	bool recovering; /* acknowledgments have not reached @recover yet */
 };
 
 /* A new connection (or reset): the full window, as before any loss. */
 void sroce_sendwin_init(struct sroce_sendwin *w);
 
-/* @npsn PSNs were newly acknowledged: grow. */
-void sroce_sendwin_acked(struct sroce_sendwin *w, u32 npsn);
+/*
+ * The PSNs from @una up to (not including) @next were newly acknowledged:
+ * grow; the loss episode ends once @next reaches its recovery point.
+ */
+void sroce_sendwin_acked(struct sroce_sendwin *w, u32 una, u32 next);
 
-/* A sequence-error NAK: the path lost a packet; halve. */
-void sroce_sendwin_nak(struct sroce_sendwin *w);
+/*
+ * A sequence-error NAK of @psn while @head was the first PSN never sent:
+ * halve, unless @psn was already sent at the last reduction (same loss
+ * episode). Returns true if the window was reduced.
+ */
+bool sroce_sendwin_nak(struct sroce_sendwin *w, u32 psn, u32 head);
 
-/* A local ACK timeout: the path lost a whole exchange; start small. */
-void sroce_sendwin_timeout(struct sroce_sendwin *w);
+/*
+ * A local ACK timeout with @head the first PSN never sent: the path lost
+ * a whole exchange; start small. Always reduces; NAKs of PSNs sent before
+ * it are part of the same episode.
+ */
+void sroce_sendwin_timeout(struct sroce_sendwin *w, u32 head);
 
 /*
  * sroce_sendwin_ackreq_every - how many packets apart AckReq is set, so
