@@ -65,32 +65,21 @@ DEVICES=${4:-sroce+rxe+siw}
 DEVICES=${DEVICES//+/ }
 PORT=19000
 
-declare -A DEV_A DEV_B NSX_A NSX_B IP_A
-DEV_A[sroce]=sroce_a DEV_B[sroce]=sroce_b
-NSX_A[sroce]="ip netns exec $NS_A" NSX_B[sroce]="ip netns exec $NS_B"
-IP_A[sroce]=$IP4_A
-DEV_A[sroce_lo]=sroce_a DEV_B[sroce_lo]=sroce_a
-NSX_A[sroce_lo]="ip netns exec $NS_A" NSX_B[sroce_lo]="ip netns exec $NS_A"
-IP_A[sroce_lo]=$IP4_A
-DEV_A[sroce_wq]=sroce_a DEV_B[sroce_wq]=sroce_b
-NSX_A[sroce_wq]="ip netns exec $NS_A" NSX_B[sroce_wq]="ip netns exec $NS_B"
-IP_A[sroce_wq]=$IP4_A
-DEV_A[sroce_j]=sroce_a DEV_B[sroce_j]=sroce_b
-NSX_A[sroce_j]="ip netns exec $NS_A" NSX_B[sroce_j]="ip netns exec $NS_B"
-IP_A[sroce_j]=$IP4_A
-for v in sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps; do
-	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A
+declare -A DEV_A DEV_B NSX_A NSX_B IP_A IP_B
+# sroce and its variants that differ only in a module parameter or the MTU:
+# the two-namespace topology.
+for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps; do
+	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A IP_B[$v]=$IP4_B
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
 done
-DEV_A[rxe_j]=$RXE_DEV DEV_B[rxe_j]=$RXE_DEV NSX_A[rxe_j]="" NSX_B[rxe_j]=""
-IP_A[rxe_j]=$RXE_IP4
+DEV_A[sroce_lo]=sroce_a DEV_B[sroce_lo]=sroce_a IP_A[sroce_lo]=$IP4_A IP_B[sroce_lo]=$IP4_A
+NSX_A[sroce_lo]="ip netns exec $NS_A" NSX_B[sroce_lo]="ip netns exec $NS_A"
+for v in rxe rxe_j; do
+	DEV_A[$v]=$RXE_DEV DEV_B[$v]=$RXE_DEV NSX_A[$v]="" NSX_B[$v]=""
+	IP_A[$v]=$RXE_IP4 IP_B[$v]=$RXE_IP4
+done
 DEV_A[siw]=siw0 DEV_B[siw]=siw0 NSX_A[siw]="" NSX_B[siw]=""
-IP_A[siw]=203.0.113.1
-DEV_A[rxe]=$RXE_DEV DEV_B[rxe]=$RXE_DEV NSX_A[rxe]="" NSX_B[rxe]=""
-IP_A[rxe]=$RXE_IP4
-declare -A IP_B=([sroce]=$IP4_B [sroce_lo]=$IP4_A [sroce_wq]=$IP4_B [sroce_j]=$IP4_B
-	[sroce_db0]=$IP4_B [sroce_poll]=$IP4_B [sroce_nrc]=$IP4_B [sroce_scrc]=$IP4_B [sroce_rps]=$IP4_B
-	[rxe]=$RXE_IP4 [rxe_j]=$RXE_IP4 [siw]=203.0.113.1)
+IP_A[siw]=203.0.113.1 IP_B[siw]=203.0.113.1
 INLINE_PARAM=/sys/module/sroce/parameters/inline_engines
 PARAMS=/sys/module/sroce/parameters
 
