@@ -225,13 +225,19 @@ static int sroce_qp_home_cpu(struct sroce_qp *qp)
 	return cpu < 0 ? WORK_CPU_UNBOUND : cpu;
 }
 
-/* Queue the QP's work; the queued work holds a reference. */
-void sroce_qp_schedule(struct sroce_qp *qp)
+/* Queue the QP's work on @cpu; the queued work holds a reference. */
+static void sroce_qp_queue_on(struct sroce_qp *qp, int cpu)
 {
 	if (!refcount_inc_not_zero(&qp->ref))
 		return;
-	if (!queue_work_on(sroce_qp_home_cpu(qp), sroce_wq, &qp->work))
+	if (!queue_work_on(cpu, sroce_wq, &qp->work))
 		sroce_qp_put(qp);
+}
+
+/* Queue the QP's work where it must run (sroce_qp_home_cpu()). */
+void sroce_qp_schedule(struct sroce_qp *qp)
+{
+	sroce_qp_queue_on(qp, sroce_qp_home_cpu(qp));
 }
 
 /*
@@ -313,10 +319,7 @@ static void sroce_qp_schedule_poll(struct sroce_qp *qp)
 		cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	if (cpu >= nr_cpu_ids)
 		cpu = WORK_CPU_UNBOUND;
-	if (!refcount_inc_not_zero(&qp->ref))
-		return;
-	if (!queue_work_on(cpu, sroce_wq, &qp->work))
-		sroce_qp_put(qp);
+	sroce_qp_queue_on(qp, cpu);
 }
 
 /*
