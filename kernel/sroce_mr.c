@@ -406,6 +406,45 @@ int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 }
 
 /**
+ * sroce_sgl_prefault - fault in the ODP memory an SGL will be written to
+ * @sdev: the device
+ * @pd: the PD of the QP whose SGL this is
+ * @sges: the SGL, already copied out of the ring
+ * @nsge: its length
+ * @len: the bytes of it that will be written
+ *
+ * Advice only: a READ or ATOMIC requester posting from process context
+ * maps its sink before the request leaves, so that the response, which
+ * arrives in the receive softirq, finds the pages usable instead of
+ * stopping for a fault there. Errors are left to the access that follows
+ * (it reports them as sroce_sgl_copy() does). Does nothing where a fault
+ * may not sleep, or for SGEs outside ODP MRs.
+ */
+void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
+			const struct sroce_sge *sges, u32 nsge, u64 len)
+{
+	enum sroce_mr_err merr;
+	struct sroce_mr *mr;
+	u32 i, n;
+
+	if (in_interrupt() || irqs_disabled())
+		return;
+	for (i = 0; i < nsge && len; i++) {
+		n = min_t(u64, len, sges[i].length);
+		len -= n;
+		if (!n)
+			continue;
+		mr = sroce_mr_lookup(sdev, sges[i].lkey, false, pd, 0,
+				     sges[i].addr, n, IB_ACCESS_LOCAL_WRITE,
+				     &merr);
+		if (!mr)
+			return;
+		sroce_mr_prefault(mr, sges[i].addr, n, true);
+		sroce_mr_put(mr);
+	}
+}
+
+/**
  * sroce_mr_local_invalidate - LOCAL_INV or a received SEND_WITH_INV
  * @sdev: the device
  * @pd: the PD of the QP

@@ -141,6 +141,8 @@ void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
 		   void *buf, u32 len, enum sroce_copy_dir dir, int access);
+void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
+			const struct sroce_sge *sges, u32 nsge, u64 len);
 int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,
 			      u32 key);
 int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,

@@ -298,6 +298,10 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 		sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
 		return err;
 	}
+	/* ODP sink of a READ or ATOMIC: map it while we may sleep (R5.3). */
+	if (sroce_swqe_is_rd_atomic(sw) && first && sw->length)
+		sroce_sgl_prefault(qp->sdev, qp->pd, sroce_swqe_sges(sw),
+				   sw->wqe.num_sge, sw->length);
 	info = sroce_opcode_get(opcode);
 	h.opcode = opcode;
 	h.se = last && (sw->wqe.send_flags & IB_SEND_SOLICITED);
