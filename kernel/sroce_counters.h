@@ -14,6 +14,7 @@
 	X(RX_PKTS, "rx_pkts")						\
 	X(RX_BYTES, "rx_bytes")						\
 	X(TX_ERRORS, "tx_errors")					\
+	X(TX_GSO_SKBS, "tx_gso_skbs")					\
 	/* received packets dropped, by reason */			\
 	X(DROP_ICRC, "rx_drop_icrc")					\
 	X(DROP_MALFORMED, "rx_drop_malformed")				\

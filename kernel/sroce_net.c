@@ -629,8 +629,13 @@ void sroce_route_release(struct sroce_route *route)
 	route->dst = NULL;
 }
 
+/*
+ * Push the IPv4 header and take @segs IDs for it (one per packet of a GSO
+ * skb, which the GSO code hands out in turn; 0: the caller sets the ID).
+ * The ID is covered by the ICRC: it is chosen before that is computed.
+ */
 static void sroce_push_ipv4(struct net *net, struct sk_buff *skb,
-			    const struct sroce_av *av)
+			    const struct sroce_av *av, int segs)
 {
 	struct iphdr *iph;
 
@@ -647,14 +652,18 @@ static void sroce_push_ipv4(struct net *net, struct sk_buff *skb,
 	iph->check = 0;
 	iph->saddr = av->saddr.ip4;
 	iph->daddr = av->daddr.ip4;
-	/* The ID is covered by the ICRC: choose it before computing that. */
-	__ip_select_ident(net, iph, 1);
+	iph->id = 0;
+	if (segs)
+		__ip_select_ident(net, iph, segs);
 }
 
-/* IPv4 transmit; consumes the skb. RCU held. */
-static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
-		       struct sk_buff *skb, const struct sroce_av *av,
-		       u16 sport, struct sroce_route *route)
+/*
+ * The route of an IPv4 flow, through @route's cache, with a reference
+ * for the caller; or an ERR_PTR. RCU held.
+ */
+static struct rtable *sroce_route4(struct sroce_dev *sdev, struct net *net,
+				   const struct sroce_av *av, u16 sport,
+				   struct sroce_route *route)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = sdev->ndev->ifindex,
@@ -665,40 +674,27 @@ static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
 		.fl4_sport = htons(sport),
 		.fl4_dport = htons(SROCE_UDP_PORT),
 	};
-	struct sroce_dev *dst_sdev = NULL;
 	struct dst_entry *dst;
 	struct rtable *rt;
-	int err;
 
 	dst = sroce_route_get(route, net, av, sport);
-	if (dst) {
-		rt = dst_rtable(dst);
-	} else {
-		rt = ip_route_output_key(net, &fl4);
-		if (IS_ERR(rt)) {
-			ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI4\n",
-					      &av->daddr.ip4);
-			kfree_skb(skb);
-			return -EHOSTUNREACH;
-		}
-		sroce_route_set(route, net, av, sport, &rt->dst, 0);
+	if (dst)
+		return dst_rtable(dst);
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt)) {
+		ibdev_dbg_ratelimited(&sdev->ibdev, "no route to %pI4\n",
+				      &av->daddr.ip4);
+		return ERR_PTR(-EHOSTUNREACH);
 	}
-	sroce_push_udp(skb, sport);
-	sroce_push_ipv4(net, skb, av);
-	err = sroce_icrc_fill(skb, sizeof(struct iphdr));
-	if (err)
-		goto err_free;
+	sroce_route_set(route, net, av, sport, &rt->dst, 0);
+	return rt;
+}
 
-	if (rt->rt_type == RTN_LOCAL)
-		dst_sdev = sroce_local_dev_get(sdev,
-					       __ip_dev_find(net, av->daddr.ip4,
-							     false));
-	if (dst_sdev) {
-		ip_rt_put(rt);
-		err = sroce_loopback(dst_sdev, skb, sizeof(struct iphdr));
-		ib_device_put(&dst_sdev->ibdev);
-		return err;
-	}
+/* Hand an IPv4 packet or GSO skb to the IP stack; consumes it and @rt. */
+static int sroce_ip4_out(struct net *net, struct sk_buff *skb,
+			 struct rtable *rt, const struct sroce_av *av)
+{
+	int err;
 
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	skb->priority = rt_tos2priority(av->traffic_class);
@@ -707,11 +703,50 @@ static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
 	if (unlikely(net_xmit_eval(err)))
 		return err < 0 ? err : -ENOBUFS;
 	return 0;
+}
 
-err_free:
-	ip_rt_put(rt);
-	kfree_skb(skb);
-	return err;
+/* The local sroce device an IPv4 route leads to (referenced), or NULL. */
+static struct sroce_dev *sroce_local_dev4(struct sroce_dev *sdev,
+					  struct net *net, struct rtable *rt,
+					  const struct sroce_av *av)
+{
+	if (rt->rt_type != RTN_LOCAL)
+		return NULL;
+	return sroce_local_dev_get(sdev, __ip_dev_find(net, av->daddr.ip4,
+						       false));
+}
+
+/* IPv4 transmit; consumes the skb. RCU held. */
+static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
+		       struct sk_buff *skb, const struct sroce_av *av,
+		       u16 sport, struct sroce_route *route)
+{
+	struct sroce_dev *dst_sdev;
+	struct rtable *rt;
+	int err;
+
+	rt = sroce_route4(sdev, net, av, sport, route);
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return PTR_ERR(rt);
+	}
+	sroce_push_udp(skb, sport);
+	sroce_push_ipv4(net, skb, av, 1);
+	err = sroce_icrc_fill(skb, sizeof(struct iphdr));
+	if (err) {
+		ip_rt_put(rt);
+		kfree_skb(skb);
+		return err;
+	}
+
+	dst_sdev = sroce_local_dev4(sdev, net, rt, av);
+	if (dst_sdev) {
+		ip_rt_put(rt);
+		err = sroce_loopback(dst_sdev, skb, sizeof(struct iphdr));
+		ib_device_put(&dst_sdev->ibdev);
+		return err;
+	}
+	return sroce_ip4_out(net, skb, rt, av);
 }
 
 static void sroce_push_ipv6(struct sk_buff *skb, const struct sroce_av *av)
@@ -795,6 +830,68 @@ err_free:
 	return err;
 }
 
+/*
+ * Checks before a packet leaves: a malformed skb is freed (-EINVAL), and
+ * a test's drop rule takes it as if lost on the wire (returns 1). 0: send.
+ */
+static int sroce_net_tx_check(struct sroce_dev *sdev, struct sk_buff *skb,
+			      const struct sroce_av *av)
+{
+	unsigned int ip_len = av->network_type == RDMA_NETWORK_IPV6 ?
+			      sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+
+	if (unlikely(skb->len < SROCE_BTH_LEN + SROCE_ICRC_LEN ||
+		     skb_headroom(skb) < sizeof(struct udphdr) + ip_len)) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	if (unlikely(sroce_fault_armed(&sdev->fault, SROCE_FAULT_TX)) &&
+	    __sroce_fault_drop(sdev, SROCE_FAULT_TX, skb->data, skb_headlen(skb))) {
+		consume_skb(skb);
+		return 1;
+	}
+	skb->dev = sdev->ndev;
+	return 0;
+}
+
+/* sroce_net_xmit() after sroce_net_tx_check(); counts. */
+static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
+				  const struct sroce_av *av, u16 udp_sport,
+				  struct sroce_route *route)
+{
+	unsigned int ib_len = skb->len;
+	struct net *net;
+	int err;
+
+	if (!READ_ONCE(route_cache))
+		route = NULL;
+
+	rcu_read_lock();
+	net = dev_net_rcu(sdev->ndev);
+	switch (av->network_type) {
+	case RDMA_NETWORK_IPV4:
+		skb->protocol = htons(ETH_P_IP);
+		err = sroce_xmit4(sdev, net, skb, av, udp_sport, route);
+		break;
+	case RDMA_NETWORK_IPV6:
+		skb->protocol = htons(ETH_P_IPV6);
+		err = sroce_xmit6(sdev, net, skb, av, udp_sport, route);
+		break;
+	default:
+		kfree_skb(skb);
+		err = -EINVAL;
+		break;
+	}
+	rcu_read_unlock();
+	if (err) {
+		sroce_count(sdev, SROCE_CNT_TX_ERRORS);
+		return err;
+	}
+	sroce_count(sdev, SROCE_CNT_TX_PKTS);
+	sroce_count_add(sdev, SROCE_CNT_TX_BYTES, ib_len);
+	return 0;
+}
+
 /**
  * sroce_net_xmit - send one RoCEv2 packet
  * @sdev:      the sending device
@@ -822,52 +919,208 @@ int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
 		   const struct sroce_av *av, u16 udp_sport,
 		   struct sroce_route *route)
 {
-	unsigned int ib_len = skb->len;
-	struct net *net;
-	int err;
-	unsigned int ip_len = av->network_type == RDMA_NETWORK_IPV6 ?
-			      sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	int err = sroce_net_tx_check(sdev, skb, av);
 
-	if (unlikely(ib_len < SROCE_BTH_LEN + SROCE_ICRC_LEN ||
-		     skb_headroom(skb) < sizeof(struct udphdr) + ip_len)) {
-		kfree_skb(skb);
-		err = -EINVAL;
-		goto out_err;
+	if (err > 0)
+		return 0;
+	if (err) {
+		sroce_count(sdev, SROCE_CNT_TX_ERRORS);
+		return err;
 	}
-	/* A test's drop rule: the packet "left" and was lost on the wire. */
-	if (unlikely(sroce_fault_armed(&sdev->fault, SROCE_FAULT_TX)) &&
-	    __sroce_fault_drop(sdev, SROCE_FAULT_TX, skb->data, skb_headlen(skb))) {
-		consume_skb(skb);
+	return sroce_net_xmit_checked(sdev, skb, av, udp_sport, route);
+}
+
+static bool tx_gso = true;
+module_param(tx_gso, bool, 0644);
+MODULE_PARM_DESC(tx_gso,
+		 "Send a QP's consecutive IPv4 packets to one destination as one UDP GSO skb (default: on; off sends them one by one)");
+
+/* Packets per GSO skb; its IPv4 total length must also fit 16 bits. */
+#define SROCE_TXBATCH_MAX	64
+
+void sroce_txbatch_init(struct sroce_txbatch *b)
+{
+	__skb_queue_head_init(&b->skbs);
+}
+
+/* May a packet of @ib_len bytes to @av, @sport join @b? */
+static bool sroce_txbatch_fits(const struct sroce_txbatch *b,
+			       const struct sroce_av *av, u16 sport,
+			       unsigned int ib_len)
+{
+	const struct sroce_av *c = &b->av;
+
+	return skb_queue_len(&b->skbs) < SROCE_TXBATCH_MAX &&
+	       ib_len <= b->gso_size && b->sport == sport &&
+	       sizeof(struct iphdr) + sizeof(struct udphdr) + b->bytes +
+	       ib_len <= IP_MAX_MTU &&
+	       c->saddr.ip4 == av->saddr.ip4 && c->daddr.ip4 == av->daddr.ip4 &&
+	       c->traffic_class == av->traffic_class &&
+	       c->hop_limit == av->hop_limit;
+}
+
+/**
+ * sroce_txbatch_add - send a packet, possibly with the next ones
+ * @sdev, @skb, @av, @udp_sport, @route: as for sroce_net_xmit()
+ * @b: the QP's batch (struct sroce_txbatch)
+ *
+ * Queues an IPv4 packet on @b, sending what @b held first if this one
+ * cannot join it; other packets leave at once. The caller owns the QP's
+ * engines and calls sroce_txbatch_send() before it lets them go. Errors
+ * of a queued packet are counted when @b is sent (tx_errors), as a packet
+ * lost on the way out. Returns 0 or, for a packet sent at once, as
+ * sroce_net_xmit().
+ */
+int sroce_txbatch_add(struct sroce_dev *sdev, struct sroce_txbatch *b,
+		      struct sk_buff *skb, const struct sroce_av *av,
+		      u16 udp_sport, struct sroce_route *route)
+{
+	unsigned int ib_len = skb->len;
+	int err;
+
+	if (!skb_queue_empty(&b->skbs) &&
+	    (av->network_type != RDMA_NETWORK_IPV4 ||
+	     !sroce_txbatch_fits(b, av, udp_sport, ib_len)))
+		sroce_txbatch_send(sdev, b, route);
+	if (av->network_type != RDMA_NETWORK_IPV4 || !READ_ONCE(tx_gso))
+		return sroce_net_xmit(sdev, skb, av, udp_sport, route);
+
+	err = sroce_net_tx_check(sdev, skb, av);
+	if (err > 0)
+		return 0;
+	if (err) {
+		sroce_count(sdev, SROCE_CNT_TX_ERRORS);
+		return err;
+	}
+	if (skb_queue_empty(&b->skbs)) {
+		b->av = *av;
+		b->sport = udp_sport;
+		b->gso_size = ib_len;
+		b->bytes = 0;
+	}
+	__skb_queue_tail(&b->skbs, skb);
+	b->bytes += ib_len;
+	return 0;
+}
+
+/*
+ * Headers and ICRC of one segment of a GSO skb, then skb->data back at
+ * its BTH: the segment keeps its own IP and UDP headers, which the GSO
+ * code puts in front of it again.
+ */
+static int sroce_txbatch_seg(struct sk_buff *skb, const struct sroce_av *av,
+			     u16 sport, u16 id)
+{
+	int err;
+
+	sroce_push_udp(skb, sport);
+	sroce_push_ipv4(NULL, skb, av, 0);
+	ip_hdr(skb)->id = htons(id);
+	err = sroce_icrc_fill(skb, sizeof(struct iphdr));
+	__skb_pull(skb, sizeof(struct iphdr) + sizeof(struct udphdr));
+	return err;
+}
+
+/*
+ * Build one GSO skb of @b's packets (at least two) and send it; the
+ * first packet is its head. RCU held. Returns the packets sent, or a
+ * negative errno with all of them freed.
+ */
+static int sroce_txbatch_xmit4(struct sroce_dev *sdev, struct net *net,
+			       struct sroce_txbatch *b, struct sroce_route *route)
+{
+	struct sk_buff *head, *skb, **link;
+	unsigned int n = skb_queue_len(&b->skbs);
+	struct sroce_dev *dst_sdev;
+	struct rtable *rt;
+	u16 id;
+	int err;
+
+	rt = sroce_route4(sdev, net, &b->av, b->sport, route);
+	if (IS_ERR(rt)) {
+		__skb_queue_purge(&b->skbs);
+		return PTR_ERR(rt);
+	}
+	dst_sdev = sroce_local_dev4(sdev, net, rt, &b->av);
+	if (dst_sdev) {
+		/* Local delivery takes them one by one. */
+		ib_device_put(&dst_sdev->ibdev);
+		ip_rt_put(rt);
 		return 0;
 	}
-	skb->dev = sdev->ndev;
+
+	head = __skb_dequeue(&b->skbs);
+	head->protocol = htons(ETH_P_IP);
+	sroce_push_udp(head, b->sport);
+	sroce_push_ipv4(net, head, &b->av, n);
+	id = ntohs(ip_hdr(head)->id);
+	err = sroce_icrc_fill(head, sizeof(struct iphdr));
+	if (err)
+		goto err_free;
+	/* The head's UDP length covers every segment until GSO splits it. */
+	udp_hdr(head)->len = htons(sizeof(struct udphdr) + b->bytes);
+
+	link = &skb_shinfo(head)->frag_list;
+	while ((skb = __skb_dequeue(&b->skbs))) {
+		*link = skb;
+		link = &skb->next;
+		head->len += skb->len;
+		head->data_len += skb->len;
+		head->truesize += skb->truesize;
+		err = sroce_txbatch_seg(skb, &b->av, b->sport, ++id);
+		if (err)
+			goto err_free;
+	}
+	skb_shinfo(head)->gso_type = SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST;
+	skb_shinfo(head)->gso_size = b->gso_size;
+	skb_shinfo(head)->gso_segs = n;
+	/* IPv4 RoCEv2 carries no UDP checksum: nothing to compute or check. */
+	head->ip_summed = CHECKSUM_UNNECESSARY;
+	err = sroce_ip4_out(net, head, rt, &b->av);
+	return err ?: n;
+
+err_free:
+	ip_rt_put(rt);
+	kfree_skb(head);
+	__skb_queue_purge(&b->skbs);
+	return err;
+}
+
+/**
+ * sroce_txbatch_send - send the packets of a batch
+ * @sdev: the sending device
+ * @b: the batch; empty after
+ * @route: the QP's route cache, as for sroce_net_xmit()
+ *
+ * One packet leaves as with sroce_net_xmit(), more as one GSO skb (or one
+ * by one when they go to a sroce device of this host). Counts tx_pkts and
+ * tx_bytes per packet, tx_gso_skbs, or tx_errors per packet lost. Context
+ * as sroce_net_xmit().
+ */
+void sroce_txbatch_send(struct sroce_dev *sdev, struct sroce_txbatch *b,
+			struct sroce_route *route)
+{
+	unsigned int n = skb_queue_len(&b->skbs), bytes = b->bytes;
+	struct sk_buff *skb;
+	int sent = 0;
+
+	if (!n)
+		return;
 	if (!READ_ONCE(route_cache))
 		route = NULL;
-
-	rcu_read_lock();
-	net = dev_net_rcu(sdev->ndev);
-	switch (av->network_type) {
-	case RDMA_NETWORK_IPV4:
-		skb->protocol = htons(ETH_P_IP);
-		err = sroce_xmit4(sdev, net, skb, av, udp_sport, route);
-		break;
-	case RDMA_NETWORK_IPV6:
-		skb->protocol = htons(ETH_P_IPV6);
-		err = sroce_xmit6(sdev, net, skb, av, udp_sport, route);
-		break;
-	default:
-		kfree_skb(skb);
-		err = -EINVAL;
-		break;
+	if (n > 1) {
+		rcu_read_lock();
+		sent = sroce_txbatch_xmit4(sdev, dev_net_rcu(sdev->ndev), b,
+					   route);
+		rcu_read_unlock();
 	}
-	rcu_read_unlock();
-	if (err)
-		goto out_err;
-	sroce_count(sdev, SROCE_CNT_TX_PKTS);
-	sroce_count_add(sdev, SROCE_CNT_TX_BYTES, ib_len);
-	return 0;
-
-out_err:
-	sroce_count(sdev, SROCE_CNT_TX_ERRORS);
-	return err;
+	if (sent < 0) {
+		sroce_count_add(sdev, SROCE_CNT_TX_ERRORS, n);
+	} else if (sent) {
+		sroce_count(sdev, SROCE_CNT_TX_GSO_SKBS);
+		sroce_count_add(sdev, SROCE_CNT_TX_PKTS, n);
+		sroce_count_add(sdev, SROCE_CNT_TX_BYTES, bytes);
+	}
+	while ((skb = __skb_dequeue(&b->skbs)))
+		sroce_net_xmit_checked(sdev, skb, &b->av, b->sport, route);
 }

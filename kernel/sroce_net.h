@@ -83,6 +83,38 @@ int sroce_av_from_ah_attr(struct sroce_dev *sdev,
 			  const struct rdma_ah_attr *attr, struct sroce_av *av);
 u16 sroce_udp_sport(u32 lqpn, u32 rqpn);
 
+/**
+ * struct sroce_txbatch - a QP's packets waiting to leave as one skb
+ * @skbs:     the packets (skb->data at the BTH), in sending order
+ * @av:       their destination
+ * @sport:    their UDP source port
+ * @gso_size: BTH .. ICRC bytes of the first packet; none later is longer
+ * @bytes:    BTH .. ICRC bytes of them all
+ *
+ * Consecutive IPv4 packets of one flow go through the IP stack as one UDP
+ * GSO skb (SKB_GSO_FRAGLIST, each packet a segment with its own headers
+ * and ICRC): one route, netfilter, qdisc and netdev trip for up to
+ * SROCE_TXBATCH_MAX packets. A netdev that cannot take it whole segments
+ * it, and so does the receiving host's UDP layer for a socket that did not
+ * ask for GSO skbs: on the wire and at every receiver they are the same
+ * packets as one by one. Locking: none; only the context that owns the
+ * QP's engines uses it, and it is empty whenever no engine runs.
+ */
+struct sroce_txbatch {
+	struct sk_buff_head skbs;
+	struct sroce_av av;
+	u16 sport;
+	u32 gso_size;
+	u32 bytes;
+};
+
+void sroce_txbatch_init(struct sroce_txbatch *b);
+int sroce_txbatch_add(struct sroce_dev *sdev, struct sroce_txbatch *b,
+		      struct sk_buff *skb, const struct sroce_av *av,
+		      u16 udp_sport, struct sroce_route *route);
+void sroce_txbatch_send(struct sroce_dev *sdev, struct sroce_txbatch *b,
+			struct sroce_route *route);
+
 struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
 				    const struct sroce_av *av,
 				    unsigned int ib_len);

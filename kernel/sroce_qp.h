@@ -262,6 +262,7 @@ struct sroce_qp {
 	struct sroce_resp resp;
 	struct sroce_comp comp;
 	struct sroce_route route;	/* requester's and responder's */
+	struct sroce_txbatch txb;	/* their packets, during one engine run */
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
 };

@@ -360,12 +360,15 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	}
 
 	copy = sroce_req_restart_copy(qp, sw, &h, skb);
-	err = sroce_net_xmit(qp->sdev, skb, &av,
-			     qp->type == SROCE_QPT_UD ?
-			     sroce_udp_sport(qp->qpn, dqpn) : qp->attr.udp_sport,
-			     &qp->route);
-	if (copy && !sroce_net_xmit(qp->sdev, copy, &av, qp->attr.udp_sport,
-				    &qp->route))
+	err = sroce_txbatch_add(qp->sdev, &qp->txb, skb, &av,
+				qp->type == SROCE_QPT_UD ?
+				sroce_udp_sport(qp->qpn, dqpn) :
+				qp->attr.udp_sport, &qp->route);
+	/* The copy leaves in an skb of its own, to be lost on its own. */
+	if (copy)
+		sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
+	if (copy && !sroce_txbatch_add(qp->sdev, &qp->txb, copy, &av,
+				       qp->attr.udp_sport, &qp->route))
 		sroce_count(qp->sdev, SROCE_CNT_RESTART_COPIES);
 	/* A packet lost on the way out is recovered like one lost on the wire. */
 	if (err && qp->type != SROCE_QPT_RC)
@@ -551,6 +554,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 			qp->req.offset = 0;
 		}
 	}
+	sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
 	if (progress && qp->type == SROCE_QPT_RC)
 		sroce_comp_arm_timer(qp, false);
 	return progress;

@@ -63,8 +63,8 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
 		}
 		memset(skb->data + info->length + paylen, 0, h.pad);
 	}
-	return sroce_net_xmit(qp->sdev, skb, &qp->attr.av, qp->attr.udp_sport,
-			      &qp->route);
+	return sroce_txbatch_add(qp->sdev, &qp->txb, skb, &qp->attr.av,
+				 qp->attr.udp_sport, &qp->route);
 }
 
 /* AETH syndrome of an ACK: the credit count, unless an SRQ is used (R2.10). */
@@ -94,7 +94,9 @@ static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code cod
 	 * the NAKed PSN comes (R2.5): a lost NAK costs the requester a
 	 * local ACK timeout. The same NAK twice, back to back, is still
 	 * one NAK for the requester (it ignores the copy: sroce_comp.c).
+	 * The copy leaves in an skb of its own, to be lost on its own.
 	 */
+	sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
 	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_nak(code));
 	sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_COPIES);
 }
@@ -911,6 +913,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		qp->resp.ack_pending = false;
 		sroce_resp_send_ack(qp, qp->resp.ack_psn, sroce_resp_ack_syn(qp));
 	}
+	sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
 	return progress;
 }
 

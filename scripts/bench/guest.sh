@@ -26,7 +26,8 @@
 # instead of 1024; and the A/B variants of the transmit levers, sroce with
 # one module parameter off for the test: "sroce_nrc" route_cache=0 (a route
 # lookup per packet), "sroce_scrc" icrc_accel=0 (the ICRC with the generic
-# crc32_le); "sroce_rps": sroce with receive packet steering on both veths
+# crc32_le), "sroce_ngso" tx_gso=0 (every packet its own trip through the
+# IP stack, no GSO batch); "sroce_rps": sroce with receive packet steering on both veths
 # (rps_cpus = every CPU), so that a packet's receive runs on the CPU its
 # flow hashes to instead of inline in the sender's transmit, as on two
 # machines.
@@ -68,7 +69,7 @@ PORT=19000
 declare -A DEV_A DEV_B NSX_A NSX_B IP_A IP_B
 # sroce and its variants that differ only in a module parameter or the MTU:
 # the two-namespace topology.
-for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps; do
+for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps sroce_ngso; do
 	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A IP_B[$v]=$IP4_B
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
 done
@@ -103,6 +104,7 @@ variant_on() {
 	sroce_db0) echo 0 >"$PARAMS/doorbell_skip" ;;
 	sroce_poll) echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
 	sroce_nrc) echo 0 >"$PARAMS/route_cache" ;;
+	sroce_ngso) echo 0 >"$PARAMS/tx_gso" ;;
 	sroce_rps) veth_rps "$(printf %x $(((1 << $(nproc)) - 1)))" ;;
 	sroce_scrc) echo 0 >"$PARAMS/icrc_accel" ;;
 	*_j)
@@ -117,6 +119,7 @@ variant_off() {
 	sroce_db0) echo 1 >"$PARAMS/doorbell_skip" ;;
 	sroce_poll) echo 0 >"$PARAMS/sq_poll_us" ;;
 	sroce_nrc) echo 1 >"$PARAMS/route_cache" ;;
+	sroce_ngso) echo 1 >"$PARAMS/tx_gso" ;;
 	sroce_rps) veth_rps 0 ;;
 	sroce_scrc) echo 1 >"$PARAMS/icrc_accel" ;;
 	*_j) veth_mtu 1500 ;;
