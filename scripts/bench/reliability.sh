@@ -12,6 +12,10 @@
 #    REL_TIMING=0 skips rel_timing. The guest gets no environment: pass
 #    them as arguments, losses separated by ':', e.g.
 #      scripts/vm/run-qemu.sh -t 1200 scripts/bench/reliability.sh BW_LOSSES=0:5 REL_TIMING=0
+#  TX_GSO (default 0) sets sroce's tx_gso for the ib_write_bw runs: netem
+#  sees whatever skb reaches the veth, so with GSO on one "packet" it drops
+#  is a whole batch of up to 64 (burst loss); 0 keeps the loss per packet,
+#  as on a wire.
 #  The counters printed after each run are that run's (deltas), both ends.
 #  A loss listed twice runs twice; the ratios use the last run of each.
 # shellcheck disable=SC1091
@@ -19,15 +23,16 @@
 
 for a in "$@"; do
 	case "$a" in
-	BW_ITERS=* | REL_TIMING=*) export "${a?}" ;;
+	BW_ITERS=* | REL_TIMING=* | TX_GSO=*) export "${a?}" ;;
 	BW_LOSSES=*) export BW_LOSSES="${a#BW_LOSSES=}"; BW_LOSSES=${BW_LOSSES//:/ } ;;
-	*) echo "usage: $0 [BW_ITERS=n] [BW_LOSSES=l1:l2:..] [REL_TIMING=0|1]" >&2; exit 2 ;;
+	*) echo "usage: $0 [BW_ITERS=n] [BW_LOSSES=l1:l2:..] [REL_TIMING=0|1] [TX_GSO=0|1]" >&2; exit 2 ;;
 	esac
 done
 
 BW_ITERS=${BW_ITERS:-200}
 BW_LOSSES=${BW_LOSSES:-0 1 5 20}
 REL_TIMING=${REL_TIMING:-1}
+TX_GSO=${TX_GSO:-0}
 
 # netem_roce NS DEV LOSS: LOSS% random loss on UDP dport 4791 leaving DEV.
 netem_roce() {
@@ -47,6 +52,8 @@ if [ "$REL_TIMING" != 0 ]; then
 	"$TOOLS/rel_timing" | grep -E "BENCH|not ok|FAIL"
 fi
 
+echo "$TX_GSO" >/sys/module/sroce/parameters/tx_gso || { dp_down; fail "tx_gso"; }
+info "tx_gso=$TX_GSO"
 port=18700
 declare -A bw ctrs_before
 for loss in $BW_LOSSES; do
