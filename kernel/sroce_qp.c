@@ -199,8 +199,10 @@ static void sroce_qp_flush_sq(struct sroce_qp *qp)
 				sroce_ring_slot(&qp->sq, qp->comp.tail))->wr_id);
 		} else {
 			cqe.wr_id = sw->wqe.wr_id;
-			/* A WQE that finished (the one that failed, most
-			 * likely) reports its own status, not a flush. */
+			/*
+			 * A WQE that finished (the one that failed, most
+			 * likely) reports its own status, not a flush.
+			 */
 			if (sw->state == SROCE_SWQE_DONE) {
 				cqe.status = sw->status;
 				cqe.opcode = sroce_wc_opcode(sw);
