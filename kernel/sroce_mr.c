@@ -427,7 +427,7 @@ void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
 	struct sroce_mr *mr;
 	u32 i, n;
 
-	if (in_interrupt() || irqs_disabled())
+	if (!sroce_odp_may_fault())
 		return;
 	for (i = 0; i < nsge && len; i++) {
 		n = min_t(u64, len, sges[i].length);

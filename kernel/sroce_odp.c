@@ -94,17 +94,6 @@ static unsigned long sroce_odp_index(struct ib_umem_odp *odp, u64 va)
 	return (va - ib_umem_start(odp)) >> odp->page_shift;
 }
 
-/*
- * May an access fault pages in here? The engines run in the receive
- * softirq or in process context that may sleep (a QP's work item, a
- * doorbell caller: sroce_exec.c); in_interrupt() also covers a process
- * with BHs off.
- */
-static bool sroce_odp_may_fault(void)
-{
-	return !in_interrupt() && !irqs_disabled();
-}
-
 /* Attach a struct sroce_odp_umem to a new (explicit or child) umem. */
 static int sroce_odp_umem_attach(struct ib_umem_odp *odp)
 {

@@ -7,6 +7,8 @@
 #ifndef SROCE_ODP_H
 #define SROCE_ODP_H
 
+#include <linux/irqflags.h>
+#include <linux/preempt.h>
 #include <rdma/ib_verbs.h>
 
 #include "sroce_mr.h"
@@ -18,6 +20,17 @@ struct sroce_pd;
 
 int sroce_odp_module_init(void);
 void sroce_odp_module_exit(void);
+
+/*
+ * May an access fault pages in here? The engines run in the receive
+ * softirq or in process context that may sleep (a QP's work item, a
+ * doorbell caller: sroce_exec.c); in_interrupt() also covers a process
+ * with BHs off.
+ */
+static inline bool sroce_odp_may_fault(void)
+{
+	return !in_interrupt() && !irqs_disabled();
+}
 
 bool sroce_odp_is_implicit(u64 start, u64 length);
 int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access);
