@@ -831,8 +831,9 @@ err_free:
 }
 
 /*
- * Checks before a packet leaves: a malformed skb is freed (-EINVAL), and
- * a test's drop rule takes it as if lost on the wire (returns 1). 0: send.
+ * Checks before a packet leaves: a malformed skb is freed and counted
+ * (-EINVAL), and a test's drop rule takes it as if lost on the wire
+ * (returns 1). 0: send.
  */
 static int sroce_net_tx_check(struct sroce_dev *sdev, struct sk_buff *skb,
 			      const struct sroce_av *av)
@@ -843,6 +844,7 @@ static int sroce_net_tx_check(struct sroce_dev *sdev, struct sk_buff *skb,
 	if (unlikely(skb->len < SROCE_BTH_LEN + SROCE_ICRC_LEN ||
 		     skb_headroom(skb) < sizeof(struct udphdr) + ip_len)) {
 		kfree_skb(skb);
+		sroce_count(sdev, SROCE_CNT_TX_ERRORS);
 		return -EINVAL;
 	}
 	if (unlikely(sroce_fault_armed(&sdev->fault, SROCE_FAULT_TX)) &&
@@ -921,12 +923,8 @@ int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
 {
 	int err = sroce_net_tx_check(sdev, skb, av);
 
-	if (err > 0)
-		return 0;
-	if (err) {
-		sroce_count(sdev, SROCE_CNT_TX_ERRORS);
-		return err;
-	}
+	if (err)
+		return err > 0 ? 0 : err;
 	return sroce_net_xmit_checked(sdev, skb, av, udp_sport, route);
 }
 
@@ -975,23 +973,20 @@ int sroce_txbatch_add(struct sroce_dev *sdev, struct sroce_txbatch *b,
 		      struct sk_buff *skb, const struct sroce_av *av,
 		      u16 udp_sport, struct sroce_route *route)
 {
+	bool batch = av->network_type == RDMA_NETWORK_IPV4 && READ_ONCE(tx_gso);
 	unsigned int ib_len = skb->len;
 	int err;
 
+	/* What waits leaves first: packets go out in the order given. */
 	if (!skb_queue_empty(&b->skbs) &&
-	    (av->network_type != RDMA_NETWORK_IPV4 ||
-	     !sroce_txbatch_fits(b, av, udp_sport, ib_len)))
+	    (!batch || !sroce_txbatch_fits(b, av, udp_sport, ib_len)))
 		sroce_txbatch_send(sdev, b, route);
-	if (av->network_type != RDMA_NETWORK_IPV4 || !READ_ONCE(tx_gso))
+	if (!batch)
 		return sroce_net_xmit(sdev, skb, av, udp_sport, route);
 
 	err = sroce_net_tx_check(sdev, skb, av);
-	if (err > 0)
-		return 0;
-	if (err) {
-		sroce_count(sdev, SROCE_CNT_TX_ERRORS);
-		return err;
-	}
+	if (err)
+		return err > 0 ? 0 : err;
 	if (skb_queue_empty(&b->skbs)) {
 		b->av = *av;
 		b->sport = udp_sport;
