@@ -42,6 +42,7 @@
 	X(RNR_RETRY_EXCEEDED, "rnr_retry_exceeded")			\
 	X(RD_ATOMIC_STALL, "rd_atomic_stall")				\
 	X(CREDIT_STALL, "credit_stall")					\
+	X(DOORBELL_HANDOFF, "doorbell_handoffs")			\
 	/* completer: ACKs and NAKs received */				\
 	X(ACK_RCVD, "ack_rcvd")						\
 	X(RNR_NAK_RCVD, "rnr_nak_rcvd")					\

@@ -43,6 +43,9 @@
  */
 static struct workqueue_struct *sroce_wq;
 
+/* Work that should not wait for this CPU: sroce_qp_schedule_unbound(). */
+static struct workqueue_struct *sroce_unbound_wq;
+
 static bool inline_engines = true;
 module_param(inline_engines, bool, 0644);
 MODULE_PARM_DESC(inline_engines,
@@ -52,6 +55,11 @@ static bool doorbell_skip = true;
 module_param(doorbell_skip, bool, 0644);
 MODULE_PARM_DESC(doorbell_skip,
 		 "Let user space skip the post_send doorbell while the QP's engines run (default on)");
+
+static bool doorbell_handoff;
+module_param(doorbell_handoff, bool, 0644);
+MODULE_PARM_DESC(doorbell_handoff,
+		 "A user doorbell hands the engines to an unbound worker instead of running them in the caller (default off)");
 
 static unsigned int sq_poll_us;
 module_param(sq_poll_us, uint, 0644);
@@ -241,6 +249,25 @@ void sroce_qp_schedule(struct sroce_qp *qp)
 }
 
 /*
+ * Queue the QP's work on an unbound worker, which the scheduler wakes on
+ * an idle CPU if there is one, rather than on this CPU behind the task
+ * running here (doorbell_handoff: the posting process goes on posting
+ * while another CPU sends, as with rdma_rxe's tasks). A QP pinned to a
+ * CPU by its backlog still goes there (sroce_qp_run_owned()).
+ */
+static void sroce_qp_schedule_unbound(struct sroce_qp *qp)
+{
+	if (sroce_qp_pinned_cpu(qp) >= 0) {
+		sroce_qp_schedule(qp);
+		return;
+	}
+	if (!refcount_inc_not_zero(&qp->ref))
+		return;
+	if (!queue_work(sroce_unbound_wq, &qp->uwork))
+		sroce_qp_put(qp);
+}
+
+/*
  * Doorbell suppression (engines_active in the SQ ring header, sroce-abi.h):
  * while an owner runs the engines of a user QP, user space that publishes
  * WQEs skips the doorbell system call. Before the owner stops it clears
@@ -293,7 +320,8 @@ static bool sroce_sq_poll(struct sroce_qp *qp)
 	u32 us = READ_ONCE(sq_poll_us);
 	u64 end;
 
-	if (!us || !qp->sq_active || current_work() != &qp->work)
+	if (!us || !qp->sq_active ||
+	    (current_work() != &qp->work && current_work() != &qp->uwork))
 		return false;
 	end = local_clock() + (u64)min(us, 1000U) * NSEC_PER_USEC;
 	while (local_clock() < end) {
@@ -367,14 +395,30 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 	}
 }
 
-void sroce_qp_work(struct work_struct *work)
+/* Either work item: run the engines if nobody does; drop its reference. */
+static void sroce_qp_work_run(struct sroce_qp *qp)
 {
-	struct sroce_qp *qp = container_of(work, struct sroce_qp, work);
+	bool more;
 
 	/* Busy: the owner was kicked and runs the engines again. */
-	if (sroce_engine_tryget(qp) && sroce_qp_run_owned(qp, 64, false))
-		sroce_qp_schedule(qp);	/* fair to other QPs, or wrong CPU */
+	if (sroce_engine_tryget(qp)) {
+		migrate_disable();	/* an unbound worker may move */
+		more = sroce_qp_run_owned(qp, 64, false);
+		migrate_enable();
+		if (more)
+			sroce_qp_schedule(qp);	/* fair to other QPs, or wrong CPU */
+	}
 	sroce_qp_put(qp);
+}
+
+void sroce_qp_work(struct work_struct *work)
+{
+	sroce_qp_work_run(container_of(work, struct sroce_qp, work));
+}
+
+void sroce_qp_unbound_work(struct work_struct *work)
+{
+	sroce_qp_work_run(container_of(work, struct sroce_qp, uwork));
 }
 
 /* Run the engines here and now if nobody does; else the owner is kicked. */
@@ -409,6 +453,11 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq)
 void sroce_qp_doorbell(struct sroce_qp *qp)
 {
 	might_sleep();
+	if (READ_ONCE(doorbell_handoff)) {
+		sroce_count(qp->sdev, SROCE_CNT_DOORBELL_HANDOFF);
+		sroce_qp_schedule_unbound(qp);
+		return;
+	}
 	sroce_qp_run_inline(qp, false);
 	if (READ_ONCE(sq_poll_us) && qp->sq.mentry)
 		sroce_qp_schedule_poll(qp);
@@ -484,10 +533,19 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 int sroce_exec_module_init(void)
 {
 	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM, 0);
-	return sroce_wq ? 0 : -ENOMEM;
+	if (!sroce_wq)
+		return -ENOMEM;
+	sroce_unbound_wq = alloc_workqueue("sroce_unbound",
+					   WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!sroce_unbound_wq) {
+		destroy_workqueue(sroce_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void sroce_exec_module_exit(void)
 {
+	destroy_workqueue(sroce_unbound_wq);
 	destroy_workqueue(sroce_wq);
 }

@@ -20,6 +20,7 @@ void sroce_engine_unlock(struct sroce_qp *qp);
 /* Have the work item run the engines; the queued work holds a reference. */
 void sroce_qp_schedule(struct sroce_qp *qp);
 void sroce_qp_work(struct work_struct *work);
+void sroce_qp_unbound_work(struct work_struct *work);
 /* A user post_send doorbell: runs the engines in the caller if idle. */
 void sroce_qp_doorbell(struct sroce_qp *qp);
 

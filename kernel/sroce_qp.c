@@ -448,6 +448,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, sroce_qp_work);
+	INIT_WORK(&qp->uwork, sroce_qp_unbound_work);
 	skb_queue_head_init(&qp->rx_req);
 	skb_queue_head_init(&qp->rx_resp);
 	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
@@ -495,11 +496,14 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	hrtimer_cancel(&qp->rnr_timer);
 	if (cancel_work_sync(&qp->work))
 		sroce_qp_put(qp);	/* the cancelled work's reference */
+	if (cancel_work_sync(&qp->uwork))
+		sroce_qp_put(qp);
 	/* Drop the initial reference; wait for in-flight lookups. */
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->released);
 	/* Work queued by a lookup that raced with us has run or was cancelled. */
 	flush_work(&qp->work);
+	flush_work(&qp->uwork);
 	/*
 	 * That work may have re-armed a timer after the cancel above. Timers
 	 * hold no reference (their callback only tries to take one), so stop

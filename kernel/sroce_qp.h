@@ -252,6 +252,8 @@ struct sroce_qp {
 
 	/* Engines: touched only by their owner. */
 	struct work_struct work;
+	/* The same on the unbound workqueue (sroce_qp_schedule_unbound()). */
+	struct work_struct uwork;
 	/* SQ doorbell suppression (sroce_exec.c): engines_active set, prod then. */
 	bool sq_active;
 	u32 sq_seen;
@@ -277,7 +279,6 @@ static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
 		  ##__VA_ARGS__)
 
 extern const struct ib_device_ops sroce_qp_ops;
-
 
 /* Receive path entry: takes ownership of @skb (struct sroce_pkt in cb). */
 void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb);

@@ -6,7 +6,8 @@
 # (scripts/bench/report.sh, build/bench/bench.tsv) and draws
 # build/bench/bench.png (scripts/bench/chart.sh).
 #   BENCH_REPEATS=3             repeats of each measurement (the median is kept)
-#   BENCH_SECTIONS=verbs+udp+scale+objs, or "profile" for perf record of sroce
+#   BENCH_SECTIONS=verbs+udp+scale+objs, or "profile" for perf record of the
+#                               first of BENCH_DEVICES
 #                               (write_bw 64 KiB, atomic_bw, send_bw 64 B: FILTER picks)
 #   BENCH_FILTER=regex          only the tests whose name matches (e.g. write_bw)
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
@@ -14,7 +15,9 @@
 #                               "sroce_db0" doorbell_skip=0, "sroce_poll"
 #                               sq_poll_us=50, "sroce_j"/"rxe_j" the veths at
 #                               MTU 9000, "sroce_nrc" route_cache=0,
-#                               "sroce_scrc" icrc_accel=0
+#                               "sroce_scrc" icrc_accel=0, "sroce_ho"
+#                               doorbell_handoff=1 ("sroce_hop" with
+#                               sq_poll_us=50)
 #   BENCH_TIMEOUT=5400          seconds before the guest is killed
 # Under TCG only ratios measured in the same run mean anything.
 set -euo pipefail

@@ -27,7 +27,9 @@
 # one module parameter off for the test: "sroce_nrc" route_cache=0 (a route
 # lookup per packet), "sroce_scrc" icrc_accel=0 (the ICRC with the generic
 # crc32_le), "sroce_ngso" tx_gso=0 (every packet its own trip through the
-# IP stack, no GSO batch); "sroce_rps": sroce with receive packet steering on both veths
+# IP stack, no GSO batch), "sroce_ho" doorbell_handoff=1 (a doorbell wakes
+# an unbound worker, as rdma_rxe does, instead of running the engines in the
+# caller), "sroce_hop" the same with sq_poll_us=50; "sroce_rps": sroce with receive packet steering on both veths
 # (rps_cpus = every CPU), so that a packet's receive runs on the CPU its
 # flow hashes to instead of inline in the sender's transmit, as on two
 # machines.
@@ -64,12 +66,13 @@ RAW=$OUT/raw.tsv
 LOGS=$OUT/logs
 DEVICES=${4:-sroce+rxe+siw}
 DEVICES=${DEVICES//+/ }
+PROFILE_DEV=${DEVICES%% *}	# the profile section runs the first one
 PORT=19000
 
 declare -A DEV_A DEV_B NSX_A NSX_B IP_A IP_B
 # sroce and its variants that differ only in a module parameter or the MTU:
 # the two-namespace topology.
-for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps sroce_ngso; do
+for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps sroce_ngso sroce_ho sroce_hop; do
 	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A IP_B[$v]=$IP4_B
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
 done
@@ -105,6 +108,8 @@ variant_on() {
 	sroce_poll) echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
 	sroce_nrc) echo 0 >"$PARAMS/route_cache" ;;
 	sroce_ngso) echo 0 >"$PARAMS/tx_gso" ;;
+	sroce_ho) echo 1 >"$PARAMS/doorbell_handoff" ;;
+	sroce_hop) echo 1 >"$PARAMS/doorbell_handoff"; echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
 	sroce_rps) veth_rps "$(printf %x $(((1 << $(nproc)) - 1)))" ;;
 	sroce_scrc) echo 0 >"$PARAMS/icrc_accel" ;;
 	*_j)
@@ -120,6 +125,8 @@ variant_off() {
 	sroce_poll) echo 0 >"$PARAMS/sq_poll_us" ;;
 	sroce_nrc) echo 1 >"$PARAMS/route_cache" ;;
 	sroce_ngso) echo 1 >"$PARAMS/tx_gso" ;;
+	sroce_ho) echo 0 >"$PARAMS/doorbell_handoff" ;;
+	sroce_hop) echo 0 >"$PARAMS/doorbell_handoff"; echo 0 >"$PARAMS/sq_poll_us" ;;
 	sroce_rps) veth_rps 0 ;;
 	sroce_scrc) echo 1 >"$PARAMS/icrc_accel" ;;
 	*_j) veth_mtu 1500 ;;
@@ -352,10 +359,11 @@ objs() {	# REP
 	done
 }
 
-# perf record of the whole guest while sroce runs one test, for each of
+# perf record of the whole guest while the first of DEVICES (sroce or a
+# variant of it) runs one test, for each of
 # ib_write_bw 64 KiB, ib_atomic_bw 8 B and ib_send_bw 64 B that FILTER
 # matches (the data stays in the guest's /tmp; the reports go to
-# build/bench/perf-sroce-<test>-{dso,flat,children}.txt).
+# build/bench/perf-<device>-<test>-{dso,flat,children}.txt).
 profile() {
 	local spid data=/tmp/perf.data t tool size iters name
 	echo 0 >/proc/sys/kernel/kptr_restrict
@@ -368,16 +376,16 @@ profile() {
 		perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
 		spid=$!
 		sleep 2
-		bw "$tool" "$size" "$iters" 1 sroce
+		bw "$tool" "$size" "$iters" 1 "$PROFILE_DEV"
 		kill -INT "$spid"
 		wait "$spid"
 		perf report -i "$data" --stdio --no-children --sort dso \
-			>"$OUT/perf-sroce-$name-dso.txt" 2>&1
+			>"$OUT/perf-$PROFILE_DEV-$name-dso.txt" 2>&1
 		perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
-			--percent-limit 0.3 >"$OUT/perf-sroce-$name-flat.txt" 2>&1
+			--percent-limit 0.3 >"$OUT/perf-$PROFILE_DEV-$name-flat.txt" 2>&1
 		perf report -i "$data" --stdio --children --sort sym -g none \
-			--percent-limit 2 >"$OUT/perf-sroce-$name-children.txt" 2>&1
-		say "profile in $OUT/perf-sroce-$name-*.txt"
+			--percent-limit 2 >"$OUT/perf-$PROFILE_DEV-$name-children.txt" 2>&1
+		say "profile in $OUT/perf-$PROFILE_DEV-$name-*.txt"
 	done
 }
 

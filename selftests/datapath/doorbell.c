@@ -14,6 +14,11 @@
  * the kernel clearing engines_active) is short: this test did not catch a
  * kernel with the re-check removed in two runs under TCG; it is a stress
  * test of the handshake, not a proof of it (see Documentation/abi.md). seed-rules R3.2 (every signalled WR completes).
+ *
+ * The _handoff cases run the same with the module parameter
+ * doorbell_handoff=1: each doorbell wakes an unbound worker instead of
+ * running the engines in the caller, so posts race a worker on another
+ * CPU; every doorbell must have been handed off (doorbell_handoffs).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -167,10 +172,14 @@ static void test_threads(const struct dp_case *c)
 	pthread_t tid[DB_THREADS], ptid;
 	struct dp_dev d[2];
 	struct dp_pair p;
-	uint64_t total = 0, *remote;
+	uint64_t total = 0, *remote, ho0 = 0, ho;
 	int i;
 
 	dp_setup(&p, d, c->fam, &cfg);
+	if (c->arg) {
+		dp_param_set("doorbell_handoff", "Y");
+		ho0 = dp_counter(&d[0], "doorbell_handoffs");
+	}
 	if (c->op == IBV_WR_ATOMIC_FETCH_AND_ADD &&
 	    d[0].attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE)
 		dp_skip("device reports atomic_cap NONE");
@@ -204,6 +213,12 @@ static void test_threads(const struct dp_case *c)
 		CHECK_EQ(remote[DB_WORD_OFF / 8], total, "the word all FETCH_AND_ADDs hit");
 	NOTE("%d threads, one QP: %llu WRs posted in bursts of 1-%d, all completed",
 	     DB_THREADS, (unsigned long long)total, DB_MAX_BURST);
+	if (c->arg) {
+		ho = dp_counter(&d[0], "doorbell_handoffs") - ho0;
+		NOTE("doorbell_handoff=1: %llu doorbells handed off",
+		     (unsigned long long)ho);
+		CHECK(ho > 0, "no doorbell was handed off with doorbell_handoff=1");
+	}
 	dp_teardown(&p, d);
 }
 
@@ -211,6 +226,10 @@ static const struct dp_case cases[] = {
 	{ "RC_WRITE_threads_one_qp_v4", test_threads, IBV_QPT_RC, 4, IBV_WR_RDMA_WRITE },
 	{ "RC_FETCH_AND_ADD_threads_one_qp_v4", test_threads, IBV_QPT_RC, 4,
 	  IBV_WR_ATOMIC_FETCH_AND_ADD },
+	{ "RC_WRITE_threads_one_qp_handoff_v4", test_threads, IBV_QPT_RC, 4,
+	  IBV_WR_RDMA_WRITE, 1 },
+	{ "RC_FETCH_AND_ADD_threads_one_qp_handoff_v4", test_threads, IBV_QPT_RC, 4,
+	  IBV_WR_ATOMIC_FETCH_AND_ADD, 1 },
 };
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +57,83 @@ uint64_t dp_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+uint64_t dp_counter(const struct dp_dev *d, const char *name)
+{
+	char path[256], buf[64];
+	FILE *f;
+
+	usleep(30000);	/* the core caches hw_stats for 10 ms */
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 d->name, name);
+	f = fopen(path, "r");
+	CHECK(f, "open %s: %s", path, strerror(errno));
+	CHECK(fgets(buf, sizeof(buf), f), "read %s", path);
+	fclose(f);
+	return strtoull(buf, NULL, 10);
+}
+
+#define DP_PARAMS "/sys/module/sroce/parameters/"
+
+/*
+ * The parameters a case changed with dp_param_set(), and their values
+ * before: shared with the parent (dp_main()), which puts them back after
+ * the case's process ended, however it ended (failure, timeout signal).
+ */
+struct dp_saved_params {
+	int n;
+	struct {
+		char name[64];
+		char old[64];
+	} p[8];
+};
+static struct dp_saved_params *dp_saved;
+
+static int dp_param_write(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), DP_PARAMS "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fputs(val, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static void dp_param_restore(void)
+{
+	while (dp_saved && dp_saved->n > 0) {
+		dp_saved->n--;
+		if (dp_param_write(dp_saved->p[dp_saved->n].name,
+				   dp_saved->p[dp_saved->n].old))
+			printf("# could not restore module parameter %s\n",
+			       dp_saved->p[dp_saved->n].name);
+	}
+}
+
+void dp_param_set(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+	int i;
+
+	CHECK(dp_saved, "dp_param_set outside a case");
+	i = dp_saved->n;
+	CHECK(i < (int)ARRAY_SIZE(dp_saved->p), "too many parameters changed");
+	snprintf(path, sizeof(path), DP_PARAMS "%s", name);
+	f = fopen(path, "r");
+	CHECK(f, "open %s: %s", path, strerror(errno));
+	CHECK(fgets(dp_saved->p[i].old, sizeof(dp_saved->p[i].old), f), "read %s", path);
+	fclose(f);
+	dp_saved->p[i].old[strcspn(dp_saved->p[i].old, "\n")] = 0;
+	snprintf(dp_saved->p[i].name, sizeof(dp_saved->p[i].name), "%s", name);
+	dp_saved->n++;
+	CHECK(!dp_param_write(name, val), "write %s to %s: %s", val, path,
+	      strerror(errno));
+}
+
 /* "x,y" -> {x, y}; "x" -> {x, x}. The strings are leaked on purpose. */
 static void split2(const char *s, const char *out[2])
 {
@@ -93,6 +171,12 @@ int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 				"[-6 ipA[,ipB]] [-t filter] [-l]\n", argv[0]);
 			return 2;
 		}
+	}
+	dp_saved = mmap(NULL, sizeof(*dp_saved), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (dp_saved == MAP_FAILED) {
+		perror("mmap");
+		return 1;
 	}
 	for (i = 0; i < n; i++) {
 		if (list)
@@ -137,6 +221,7 @@ int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 			_exit(0);
 		}
 		waitpid(pid, &st, 0);
+		dp_param_restore();
 		printf("# %s: %llu ms\n", c->name, (unsigned long long)(dp_now_ms() - t0));
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 			printf("ok %zu %s\n", k, c->name);

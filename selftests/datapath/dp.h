@@ -139,6 +139,14 @@ void dp_teardown(struct dp_pair *p, struct dp_dev d[2]);
 unsigned int dp_max_sge(const struct dp_dev *d);
 unsigned int dp_mtu_bytes(enum ibv_mtu m);
 
+/* A device counter (hw_counters), read fresh (waits out the core's cache). */
+uint64_t dp_counter(const struct dp_dev *d, const char *name);
+/*
+ * Set sroce's module parameter name to val for the rest of the case; the
+ * old value comes back when the case's process exits, failed or not.
+ */
+void dp_param_set(const char *name, const char *val);
+
 /* Data pattern: byte i of the message made with seed. */
 static inline unsigned char dp_pat(size_t i, uint32_t seed)
 {

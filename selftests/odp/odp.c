@@ -60,22 +60,6 @@ static struct ibv_mr *implicit_mr(struct dp_dev *d)
 	return mr;
 }
 
-static uint64_t counter(const struct dp_dev *d, const char *name)
-{
-	char path[256], buf[64];
-	FILE *f;
-
-	/* The core caches hw_stats for 10 ms. */
-	usleep(30000);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
-		 d->name, name);
-	f = fopen(path, "r");
-	CHECK(f, "open %s: %s", path, strerror(errno));
-	CHECK(fgets(buf, sizeof(buf), f), "read %s", path);
-	fclose(f);
-	return strtoull(buf, NULL, 10);
-}
-
 static void fill(unsigned char *p, size_t len, uint32_t seed)
 {
 	size_t i;
@@ -192,10 +176,10 @@ static void test_ops(const struct dp_case *c)
 	struct ibv_wc wc;
 
 	dp_setup(&p, d, 4, &cfg);
-	fa0 = counter(&d[0], "odp_faults");
-	fb0 = counter(&d[1], "odp_faults");
-	pa0 = counter(&d[0], "odp_pages_faulted");
-	pb0 = counter(&d[1], "odp_pages_faulted");
+	fa0 = dp_counter(&d[0], "odp_faults");
+	fb0 = dp_counter(&d[1], "odp_faults");
+	pa0 = dp_counter(&d[0], "odp_pages_faulted");
+	pb0 = dp_counter(&d[1], "odp_pages_faulted");
 	bufs_make(&o, &p, 16 * PG, c->arg);
 
 	/*
@@ -244,17 +228,17 @@ static void test_ops(const struct dp_case *c)
 	CHECK_EQ(*word, 0x1122334455667788ULL, "word after CMP_AND_SWP");
 
 	/* Both sides faulted, and counted it (seed-rules R5.3). */
-	CHECK(counter(&d[0], "odp_faults") > fa0, "A's odp_faults did not move");
-	CHECK(counter(&d[1], "odp_faults") > fb0, "B's odp_faults did not move");
-	CHECK(counter(&d[0], "odp_pages_faulted") >= pa0 + 4 + 4 + 2,
+	CHECK(dp_counter(&d[0], "odp_faults") > fa0, "A's odp_faults did not move");
+	CHECK(dp_counter(&d[1], "odp_faults") > fb0, "B's odp_faults did not move");
+	CHECK(dp_counter(&d[0], "odp_pages_faulted") >= pa0 + 4 + 4 + 2,
 	      "A's odp_pages_faulted moved by less than the pages touched");
-	CHECK(counter(&d[1], "odp_pages_faulted") >= pb0 + 4 + 4 + 4 + 1,
+	CHECK(dp_counter(&d[1], "odp_pages_faulted") >= pb0 + 4 + 4 + 4 + 1,
 	      "B's odp_pages_faulted moved by less than the pages touched");
 	NOTE("A faults %llu pages %llu, B faults %llu pages %llu",
-	     (unsigned long long)(counter(&d[0], "odp_faults") - fa0),
-	     (unsigned long long)(counter(&d[0], "odp_pages_faulted") - pa0),
-	     (unsigned long long)(counter(&d[1], "odp_faults") - fb0),
-	     (unsigned long long)(counter(&d[1], "odp_pages_faulted") - pb0));
+	     (unsigned long long)(dp_counter(&d[0], "odp_faults") - fa0),
+	     (unsigned long long)(dp_counter(&d[0], "odp_pages_faulted") - pa0),
+	     (unsigned long long)(dp_counter(&d[1], "odp_faults") - fb0),
+	     (unsigned long long)(dp_counter(&d[1], "odp_pages_faulted") - pb0));
 	bufs_free(&o);
 	dp_teardown(&p, d);
 }
@@ -341,7 +325,7 @@ static void test_munmap(const struct dp_case *c)
 	int i;
 
 	inv_setup(&p, d, &o, len);
-	inv0 = counter(&d[1], "odp_invalidations");
+	inv0 = dp_counter(&d[1], "odp_invalidations");
 	for (i = 0; i < 8; i++) {
 		void *q;
 
@@ -359,7 +343,7 @@ static void test_munmap(const struct dp_case *c)
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 		CHECK(q == o.b, "mmap at the same address: %s", strerror(errno));
 	}
-	CHECK(counter(&d[1], "odp_invalidations") >= inv0 + 8,
+	CHECK(dp_counter(&d[1], "odp_invalidations") >= inv0 + 8,
 	      "odp_invalidations moved by less than the 8 munmaps");
 	bufs_free(&o);
 	dp_teardown(&p, d);
@@ -500,7 +484,7 @@ static void test_hole(const struct dp_case *c)
 	bufs_make(&o, &p, len, c->arg);
 	fill(o.a, len, 1000);
 	CHECK(!munmap(o.b + 2 * PG, PG), "munmap B's page 2");
-	tmo0 = counter(&d[0], "ack_timer_expired");
+	tmo0 = dp_counter(&d[0], "ack_timer_expired");
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		enum ibv_wc_status want = IBV_WC_REM_ACCESS_ERR;
 		struct ibv_sge sge = { (uintptr_t)o.a, len, o.amr->lkey };
@@ -528,7 +512,7 @@ static void test_hole(const struct dp_case *c)
 		     (unsigned long long)(dp_now_ms() - t0));
 		dp_pair_destroy(&p);
 	}
-	CHECK_EQ(counter(&d[0], "ack_timer_expired"), tmo0,
+	CHECK_EQ(dp_counter(&d[0], "ack_timer_expired"), tmo0,
 		 "A's ACK timer expiries (a fault must not become a timeout)");
 	CHECK(!ibv_dereg_mr(o.amr) && !ibv_dereg_mr(o.bmr), "dereg");
 	dp_close(&d[1]);
@@ -613,28 +597,18 @@ static void test_shared(const struct dp_case *c)
 	fill(o.b, 4 * PG, 800);
 	rdma(&p, IBV_WR_RDMA_READ, 1, o.a, o.amr->lkey, 4 * PG, o.b, o.bmr->rkey,
 	     IBV_WC_SUCCESS);
-	f0 = counter(&d[1], "odp_faults");
+	f0 = dp_counter(&d[1], "odp_faults");
 	/* Into a pinned MR on A: only B's side could fault. */
 	dst = p2.a.buf.p;
 	dmr = p2.a.buf.mr;
 	rdma(&p2, IBV_WR_RDMA_READ, 2, dst, dmr->lkey, 4 * PG, o.b, o.bmr->rkey,
 	     IBV_WC_SUCCESS);
 	dp_check_range(dst, 4 * PG, 800, "READ by the second QP");
-	CHECK_EQ(counter(&d[1], "odp_faults"), f0,
+	CHECK_EQ(dp_counter(&d[1], "odp_faults"), f0,
 		 "B's faults when a second QP read pages the first faulted in");
 	bufs_free(&o);
 	dp_pair_destroy(&p2);
 	dp_teardown(&p, d);
-}
-
-#define INLINE_PARAM "/sys/module/sroce/parameters/inline_engines"
-
-static void inline_engines_set(int on)
-{
-	FILE *f = fopen(INLINE_PARAM, "w");
-
-	CHECK(f, "open %s: %s", INLINE_PARAM, strerror(errno));
-	CHECK(fputs(on ? "Y" : "N", f) >= 0 && !fclose(f), "write %s", INLINE_PARAM);
 }
 
 /*
@@ -646,7 +620,7 @@ static uint64_t deferred_round(struct dp_pair *p, struct dp_dev d[2],
 			       struct odp_bufs *o, int round)
 {
 	size_t base = (size_t)round * 4 * PG;
-	uint64_t b0 = counter(&d[1], "odp_fault_deferred");
+	uint64_t b0 = dp_counter(&d[1], "odp_fault_deferred");
 	uint64_t *word = (uint64_t *)(o->b + base + 3 * PG + 64);
 	uint64_t *res = (uint64_t *)(p->a.buf.p);
 	struct ibv_sge sge;
@@ -681,7 +655,7 @@ static uint64_t deferred_round(struct dp_pair *p, struct dp_dev d[2],
 	CHECK_EQ(atomic_op(p, IBV_WR_ATOMIC_FETCH_AND_ADD, res, p->a.buf.mr->lkey,
 			   word, o->bmr->rkey, 7, 0), 5, "FETCH_AND_ADD after it");
 	CHECK_EQ(*word, 12, "word after two FETCH_AND_ADDs");
-	return counter(&d[1], "odp_fault_deferred") - b0;
+	return dp_counter(&d[1], "odp_fault_deferred") - b0;
 }
 
 /*
@@ -702,9 +676,9 @@ static void test_deferred(const struct dp_case *c)
 	dp_setup(&p, d, 4, &cfg);
 	bufs_make(&o, &p, 8 * PG, c->arg);
 	on = deferred_round(&p, d, &o, 0);
-	inline_engines_set(0);
+	dp_param_set("inline_engines", "N");
 	off = deferred_round(&p, d, &o, 1);
-	inline_engines_set(1);
+	dp_param_set("inline_engines", "Y");
 	NOTE("B deferred %llu faults from softirq, %llu with inline_engines=0",
 	     (unsigned long long)on, (unsigned long long)off);
 	CHECK(on >= 3, "B deferred %llu faults, expected one per operation "
@@ -738,56 +712,56 @@ static void test_advise(const struct dp_case *c)
 		CHECK(!ibv_dereg_mr(o.bmr) && (o.bmr = implicit_mr(&d[1])), "implicit");
 
 	/* Synchronous PREFETCH_WRITE maps 4 pages; a WRITE there then does not fault. */
-	pf0 = counter(&d[1], "odp_prefetch");
-	pg0 = counter(&d[1], "odp_pages_faulted");
+	pf0 = dp_counter(&d[1], "odp_prefetch");
+	pg0 = dp_counter(&d[1], "odp_pages_faulted");
 	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
 		     IBV_ADVISE_MR_FLAG_FLUSH, o.bmr, o.b, 4 * PG);
 	CHECK(!err, "sync PREFETCH_WRITE: %s", strerror(err));
-	CHECK_EQ(counter(&d[1], "odp_prefetch"), pf0 + 1, "odp_prefetch after one");
-	CHECK_EQ(counter(&d[1], "odp_pages_faulted"), pg0 + 4,
+	CHECK_EQ(dp_counter(&d[1], "odp_prefetch"), pf0 + 1, "odp_prefetch after one");
+	CHECK_EQ(dp_counter(&d[1], "odp_pages_faulted"), pg0 + 4,
 		 "pages faulted by a 4-page PREFETCH_WRITE");
-	f0 = counter(&d[1], "odp_faults");
+	f0 = dp_counter(&d[1], "odp_faults");
 	fill(o.a, 4 * PG, 900);
 	rdma(&p, IBV_WR_RDMA_WRITE, 1, o.a, o.amr->lkey, 4 * PG, o.b, o.bmr->rkey,
 	     IBV_WC_SUCCESS);
 	dp_check_range(o.b, 4 * PG, 900, "WRITE into prefetched pages");
-	CHECK_EQ(counter(&d[1], "odp_faults"), f0, "faults of a WRITE into prefetched pages");
+	CHECK_EQ(dp_counter(&d[1], "odp_faults"), f0, "faults of a WRITE into prefetched pages");
 
 	/* Synchronous PREFETCH (read) of pages the CPU wrote. */
 	fill(o.b + 4 * PG, 4 * PG, 901);
 	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH, IBV_ADVISE_MR_FLAG_FLUSH,
 		     o.bmr, o.b + 4 * PG, 4 * PG);
 	CHECK(!err, "sync PREFETCH: %s", strerror(err));
-	f0 = counter(&d[1], "odp_faults");
+	f0 = dp_counter(&d[1], "odp_faults");
 	rdma(&p, IBV_WR_RDMA_READ, 2, o.a + 4 * PG, o.amr->lkey, 4 * PG,
 	     o.b + 4 * PG, o.bmr->rkey, IBV_WC_SUCCESS);
 	dp_check_range(o.a + 4 * PG, 4 * PG, 901, "READ of prefetched pages");
-	CHECK_EQ(counter(&d[1], "odp_faults"), f0, "faults of a READ of prefetched pages");
+	CHECK_EQ(dp_counter(&d[1], "odp_faults"), f0, "faults of a READ of prefetched pages");
 
 	/* PREFETCH_NO_FAULT maps only what is present: untouched pages stay out. */
-	pg0 = counter(&d[1], "odp_pages_faulted");
+	pg0 = dp_counter(&d[1], "odp_pages_faulted");
 	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT,
 		     IBV_ADVISE_MR_FLAG_FLUSH, o.bmr, o.b + 8 * PG, 4 * PG);
 	CHECK(!err, "sync PREFETCH_NO_FAULT: %s", strerror(err));
-	CHECK_EQ(counter(&d[1], "odp_pages_faulted"), pg0,
+	CHECK_EQ(dp_counter(&d[1], "odp_pages_faulted"), pg0,
 		 "pages faulted by PREFETCH_NO_FAULT of untouched pages");
-	f0 = counter(&d[1], "odp_faults");
+	f0 = dp_counter(&d[1], "odp_faults");
 	rdma(&p, IBV_WR_RDMA_READ, 3, o.a + 8 * PG, o.amr->lkey, 4 * PG,
 	     o.b + 8 * PG, o.bmr->rkey, IBV_WC_SUCCESS);
 	dp_check_fill(o.a + 8 * PG, 4 * PG, 0, "READ of untouched pages");
-	CHECK(counter(&d[1], "odp_faults") > f0, "no fault after PREFETCH_NO_FAULT");
+	CHECK(dp_counter(&d[1], "odp_faults") > f0, "no fault after PREFETCH_NO_FAULT");
 
 	/* Asynchronous PREFETCH_WRITE: done some time after the call returns. */
-	pg0 = counter(&d[1], "odp_pages_faulted");
-	pf0 = counter(&d[1], "odp_prefetch");
+	pg0 = dp_counter(&d[1], "odp_pages_faulted");
+	pf0 = dp_counter(&d[1], "odp_prefetch");
 	err = advise(&d[1], IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE, 0, o.bmr,
 		     o.b + 12 * PG, 4 * PG);
 	CHECK(!err, "async PREFETCH_WRITE: %s", strerror(err));
-	for (i = 0; i < 100 && counter(&d[1], "odp_pages_faulted") < pg0 + 4; i++)
+	for (i = 0; i < 100 && dp_counter(&d[1], "odp_pages_faulted") < pg0 + 4; i++)
 		;
-	CHECK_EQ(counter(&d[1], "odp_pages_faulted"), pg0 + 4,
+	CHECK_EQ(dp_counter(&d[1], "odp_pages_faulted"), pg0 + 4,
 		 "pages faulted by an async 4-page PREFETCH_WRITE (3 s)");
-	CHECK_EQ(counter(&d[1], "odp_prefetch"), pf0 + 1, "odp_prefetch after async");
+	CHECK_EQ(dp_counter(&d[1], "odp_prefetch"), pf0 + 1, "odp_prefetch after async");
 
 	/* Errors: bad key, pinned MR, PREFETCH_WRITE without local write. */
 	{

@@ -65,21 +65,6 @@ static struct ibv_mr *reg(struct dp_dev *d, void *p, size_t len, int odp)
 	return mr;
 }
 
-static uint64_t counter(const struct dp_dev *d, const char *name)
-{
-	char path[256], buf[64];
-	FILE *f;
-
-	usleep(30000);	/* the core caches hw_stats for 10 ms */
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
-		 d->name, name);
-	f = fopen(path, "r");
-	CHECK(f, "open %s: %s", path, strerror(errno));
-	CHECK(fgets(buf, sizeof(buf), f), "read %s", path);
-	fclose(f);
-	return strtoull(buf, NULL, 10);
-}
-
 static void post_read(struct dp_end *e, uint64_t wr_id, void *local, uint32_t lkey,
 		      const void *remote, uint32_t rkey)
 {
@@ -155,11 +140,11 @@ static void bench_damming(const struct dp_case *c)
 		lmr[m] = reg(&d[0], la[m], pages * PG, m);
 		rmr[m] = reg(&d[1], ra[m], pages * PG, m);
 	}
-	f0a = counter(&d[0], "odp_faults");
-	f0b = counter(&d[1], "odp_faults");
+	f0a = dp_counter(&d[0], "odp_faults");
+	f0b = dp_counter(&d[1], "odp_faults");
 	for (k = 0; k < ARRAY_SIZE(retx); k++) {
-		rx0[0][k] = counter(&d[0], retx[k]);
-		rx0[1][k] = counter(&d[1], retx[k]);
+		rx0[0][k] = dp_counter(&d[0], retx[k]);
+		rx0[1][k] = dp_counter(&d[1], retx[k]);
 	}
 	/* Interleave: run r of a point without ODP, then with. */
 	for (i = 0; i < NPOINTS; i++)
@@ -167,12 +152,12 @@ static void bench_damming(const struct dp_case *c)
 			for (m = 0; m < 2; m++) {
 				size_t pg = ((size_t)i * RUNS + r) * PG;
 
-				x0 = counter(&d[0], "ack_timer_expired");
+				x0 = dp_counter(&d[0], "ack_timer_expired");
 				t[m][i][r] = damming_run(&p, la[m] + pg, lmr[m],
 							 ra[m] + pg, rmr[m],
 							 intervals_us[i]);
 				/* Each run's own: did it need a retransmission? */
-				tmo[m] += counter(&d[0], "ack_timer_expired") - x0;
+				tmo[m] += dp_counter(&d[0], "ack_timer_expired") - x0;
 			}
 	printf("packet damming: 2 READs of %d bytes, one RC QP, both sides ODP, "
 	       "fresh pages each run, %d runs per interval (times in us)\n",
@@ -214,13 +199,13 @@ static void bench_damming(const struct dp_case *c)
 	printf("client ACK timer expiries: in pinned runs %llu, in ODP runs %llu\n",
 	       (unsigned long long)tmo[0], (unsigned long long)tmo[1]);
 	printf("client odp_faults %llu, server odp_faults %llu\n",
-	       (unsigned long long)(counter(&d[0], "odp_faults") - f0a),
-	       (unsigned long long)(counter(&d[1], "odp_faults") - f0b));
+	       (unsigned long long)(dp_counter(&d[0], "odp_faults") - f0a),
+	       (unsigned long long)(dp_counter(&d[1], "odp_faults") - f0b));
 	for (k = 0; k < ARRAY_SIZE(retx); k++)
 		printf("client %s %llu, server %s %llu\n", retx[k],
-		       (unsigned long long)(counter(&d[0], retx[k]) - rx0[0][k]),
+		       (unsigned long long)(dp_counter(&d[0], retx[k]) - rx0[0][k]),
 		       retx[k],
-		       (unsigned long long)(counter(&d[1], retx[k]) - rx0[1][k]));
+		       (unsigned long long)(dp_counter(&d[1], retx[k]) - rx0[1][k]));
 	for (m = 0; m < 2; m++) {
 		CHECK(!ibv_dereg_mr(lmr[m]) && !ibv_dereg_mr(rmr[m]), "dereg");
 		munmap(la[m], pages * PG);
@@ -252,10 +237,10 @@ static void flood_run(struct dp_pair *p, int nqp, int odp, const unsigned char *
 	struct ibv_wc wc[32];
 	size_t i, j;
 
-	pk0 = counter(p[0].a.dev, "req_pkts_sent");
-	rt0 = counter(p[0].a.dev, "retrans_timeout") +
-	      counter(p[0].a.dev, "retrans_seq_nak");
-	f0 = counter(p[0].a.dev, "odp_faults");
+	pk0 = dp_counter(p[0].a.dev, "req_pkts_sent");
+	rt0 = dp_counter(p[0].a.dev, "retrans_timeout") +
+	      dp_counter(p[0].a.dev, "retrans_seq_nak");
+	f0 = dp_counter(p[0].a.dev, "odp_faults");
 	t0 = now_ns();
 	while (done < FLOOD_READS) {
 		/* Post in strict round-robin order while the next QP has room. */
@@ -288,10 +273,10 @@ static void flood_run(struct dp_pair *p, int nqp, int odp, const unsigned char *
 			CHECK_EQ(dst[i * FLOOD_STRIDE + j], src[i * FLOOD_STRIDE + j],
 				 "flood READ byte");
 	res->ms = (t1 - t0) / 1e6;
-	res->req_pkts = counter(p[0].a.dev, "req_pkts_sent") - pk0;
-	res->retrans = counter(p[0].a.dev, "retrans_timeout") +
-		       counter(p[0].a.dev, "retrans_seq_nak") - rt0;
-	res->faults = counter(p[0].a.dev, "odp_faults") - f0;
+	res->req_pkts = dp_counter(p[0].a.dev, "req_pkts_sent") - pk0;
+	res->retrans = dp_counter(p[0].a.dev, "retrans_timeout") +
+		       dp_counter(p[0].a.dev, "retrans_seq_nak") - rt0;
+	res->faults = dp_counter(p[0].a.dev, "odp_faults") - f0;
 	CHECK(!ibv_dereg_mr(dmr), "dereg");
 	munmap(dst, len);
 }
