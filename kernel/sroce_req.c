@@ -234,8 +234,9 @@ static void sroce_req_fill_hdrs(struct sroce_qp *qp, struct sroce_swqe *sw,
  * not executed again (R2.6). Only packets whose duplicate costs the
  * responder nothing but an ACK are copied: not a READ request (served
  * again in full) nor an ATOMIC, and not a packet that takes a receive WQE
- * (SEND FIRST/ONLY, WRITE with immediate): with no WQE posted both copies
- * would meet an RNR NAK, and two RNR NAKs use up rnr_retry twice (R2.4).
+ * (SEND FIRST/ONLY, the LAST/ONLY of a WRITE with immediate): with no WQE
+ * posted both copies would meet an RNR NAK, and two RNR NAKs use up
+ * rnr_retry twice (R2.4).
  * Returns the copy to send after @skb, or NULL.
  */
 static struct sk_buff *sroce_req_restart_copy(struct sroce_qp *qp,
@@ -249,8 +250,9 @@ static struct sk_buff *sroce_req_restart_copy(struct sroce_qp *qp,
 		return NULL;
 	qp->req.copy_next = false;
 	if (qp->type != SROCE_QPT_RC || sroce_swqe_is_rd_atomic(sw) ||
-	    sw->kind == SROCE_WR_WRITE_IMM ||
-	    (sroce_swqe_uses_rwqe(sw) && (info->mask & SROCE_M_START)))
+	    (sroce_swqe_uses_rwqe(sw) &&
+	     (info->mask & (sw->kind == SROCE_WR_WRITE_IMM ? SROCE_M_IMMDT :
+							     SROCE_M_START))))
 		return NULL;
 	return skb_copy(skb, GFP_ATOMIC);
 }

@@ -702,16 +702,19 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 	return true;
 }
 
-/* A request older than expected (R2.6). */
+/*
+ * A request older than expected (R2.6). Counted once, when handled: a
+ * duplicate READ deferred for an ODP fault is counted when it comes again.
+ */
 static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
 	int err;
 	u32 i;
 
-	sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
 	if (!(h->mask & (SROCE_M_READ | SROCE_M_ATOMIC))) {
 		/* SEND/WRITE: never again, only acknowledged again */
+		sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
 		sroce_resp_send_ack(qp, psn_sub(qp->resp.epsn, 1),
 				    sroce_resp_ack_syn(qp));
 		return;
@@ -727,10 +730,10 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 				sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
 						h->psn, sroce_resp_ack_syn(qp),
 						e->orig, NULL, 0, 0);
-			return;
+			break;
 		}
 		if (e->opcode != SROCE_OP_RC_RDMA_READ_REQUEST)
-			return;
+			break;
 		/* Serve it again, narrowed to what the requester still needs. */
 		err = sroce_resp_read_res(qp, e, h);
 		if (err == -EWOULDBLOCK) {
@@ -740,12 +743,13 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 		}
 		if (err) {
 			e->opcode = 0;
-			return;
+			break;
 		}
 		qp->resp.serving = i;
 		qp->resp.serving_dup = true;
-		return;
+		break;
 	}
+	sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
 }
 
 /*

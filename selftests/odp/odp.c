@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../datapath/dp.h"
+#include "../reliability/rel.h"
 
 #define PG 4096UL
 #define ODP_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
@@ -688,6 +689,71 @@ static void test_deferred(const struct dp_case *c)
 	dp_teardown(&p, d);
 }
 
+/*
+ * seed-rules R2.6 with R5.3: B's READ response is lost (a drop rule) and
+ * B's page is dropped (MADV_DONTNEED on a shared mapping: the bytes stay,
+ * the device mapping goes) before A's retry. The duplicate READ meets the
+ * fault in the receive softirq, is deferred to the work item and served
+ * from there: A gets the bytes, and B counts one duplicate request, not
+ * one per attempt to handle it.
+ */
+static void test_dup_read_deferred(const struct dp_case *c)
+{
+	struct dp_cfg cfg = {
+		.type = IBV_QPT_RC, .rc_timers = 1,
+		.timeout = 17, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12,
+	};
+	uint64_t dup0, def0, drop0, t0;
+	struct ibv_mr *amr, *bmr;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = {
+		.wr_id = 5, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+	};
+	unsigned char *a, *b;
+	struct dp_dev d[2];
+	struct dp_pair p;
+	struct ibv_wc wc;
+
+	dp_setup(&p, d, 4, &cfg);
+	a = fresh(PG);
+	b = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(b != MAP_FAILED, "mmap shared: %s", strerror(errno));
+	fill(b, 200, 61);
+	amr = odp_mr(p.a.dev, a, PG, ODP_ACCESS);
+	bmr = odp_mr(p.b.dev, b, PG, ODP_ACCESS);
+	dup0 = dp_counter(&d[1], "duplicate_request");
+	def0 = dp_counter(&d[1], "odp_fault_deferred");
+	drop0 = dp_counter(&d[1], "fault_tx_drops");
+	rel_fault(&p.b, "tx", "opcode=%d", OP_READ_RESP_ONLY);
+	sge = (struct ibv_sge){ (uintptr_t)a, 200, amr->lkey };
+	wr.wr.rdma.remote_addr = (uintptr_t)b;
+	wr.wr.rdma.rkey = bmr->rkey;
+	dp_post_send(&p.a, &wr);
+	/* A retries after its ACK timeout (timeout 17: about 0.5 s). */
+	t0 = dp_now_ms();
+	while (dp_counter(&d[1], "fault_tx_drops") == drop0)
+		CHECK(dp_now_ms() - t0 < 5000, "B's READ response was never dropped");
+	CHECK(!madvise(b, PG, MADV_DONTNEED), "madvise: %s", strerror(errno));
+	dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "READ after a lost response");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, 5, p.a.qp->qp_num,
+		    "READ after a lost response");
+	dp_check_range(a, 200, 61, "READ served again after MADV_DONTNEED");
+	NOTE("B: %llu duplicate requests, %llu faults deferred",
+	     (unsigned long long)(dp_counter(&d[1], "duplicate_request") - dup0),
+	     (unsigned long long)(dp_counter(&d[1], "odp_fault_deferred") - def0));
+	CHECK(dp_counter(&d[1], "odp_fault_deferred") - def0 >= 1,
+	      "B deferred no fault: the duplicate did not meet the dropped page");
+	CHECK_EQ(dp_counter(&d[1], "duplicate_request") - dup0, 1,
+		 "B's duplicate_request for one duplicate READ");
+	rel_fault_off(&p.b);
+	CHECK(!ibv_dereg_mr(amr), "dereg A");
+	CHECK(!ibv_dereg_mr(bmr), "dereg B");
+	munmap(a, PG);
+	munmap(b, PG);
+	dp_teardown(&p, d);
+}
+
 static int advise(struct dp_dev *d, enum ibv_advise_mr_advice adv, uint32_t flags,
 		  struct ibv_mr *mr, void *addr, size_t len)
 {
@@ -799,6 +865,7 @@ static const struct dp_case cases[] = {
 	{ "fault_state_shared_by_qps", test_shared, IBV_QPT_RC, 4 },
 	{ "fault_in_softirq_deferred_explicit", test_deferred, IBV_QPT_RC, 4, 0, 0 },
 	{ "fault_in_softirq_deferred_implicit", test_deferred, IBV_QPT_RC, 4, 0, 1 },
+	{ "duplicate_read_deferred_counted_once", test_dup_read_deferred, IBV_QPT_RC, 4 },
 	{ "advise_mr_explicit", test_advise, IBV_QPT_RC, 4, 0, 0 },
 	{ "advise_mr_implicit", test_advise, IBV_QPT_RC, 4, 0, 1 },
 };

@@ -89,6 +89,34 @@ static void write_msg(struct lossctx *x, uint32_t seed)
 	dp_check_fill(dst + x->len, DP_GAP, 0x5a, "guard after the WRITE");
 }
 
+/* A WRITE with immediate: the data lands, B gets one receive completion. */
+static void write_imm_msg(struct lossctx *x, uint32_t seed)
+{
+	unsigned char *dst = x->p.b.buf.p + ROFF;
+	struct dp_sgl s;
+	struct ibv_wc wc;
+
+	dp_post_recv(&x->p.b, seed, NULL, 0);
+	dp_sgl_make(&s, &x->p.a.buf, 0, x->len, 1, 0);
+	dp_sgl_fill(&s, seed);
+	memset(dst - DP_GAP, 0x5a, x->len + 2 * DP_GAP);
+	dp_send_wr(&x->p, IBV_WR_RDMA_WRITE_WITH_IMM, seed, &s, IBV_SEND_SIGNALED,
+		   seed, (uintptr_t)dst, x->p.b.buf.mr->rkey);
+	dp_poll(x->p.a.scq, &wc, DP_TIMEOUT_MS, "WRITE_IMM completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, seed, x->p.a.qp->qp_num,
+		    "WRITE_IMM");
+	dp_poll(x->p.b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, seed,
+		    x->p.b.qp->qp_num, "RECV_RDMA_WITH_IMM");
+	CHECK(wc.wc_flags & IBV_WC_WITH_IMM, "no immediate in the receive completion");
+	CHECK_EQ(ntohl(wc.imm_data), seed, "immediate data");
+	dp_check_fill(dst - DP_GAP, DP_GAP, 0x5a, "guard before the WRITE");
+	dp_check_range(dst, x->len, seed, "written range");
+	dp_check_fill(dst + x->len, DP_GAP, 0x5a, "guard after the WRITE");
+	/* R2.6: executed once, so exactly one receive completion. */
+	dp_expect_none(x->p.b.rcq, 100, "a second receive completion");
+}
+
 static void read_msg(struct lossctx *x, uint32_t seed)
 {
 	unsigned char *src = x->p.b.buf.p + ROFF;
@@ -123,14 +151,16 @@ static void test_lose_pkt(const struct dp_case *c)
 {
 	static const int send_ops[] = { OP_SEND_FIRST, OP_SEND_MIDDLE, OP_SEND_LAST };
 	static const int write_ops[] = { OP_WRITE_FIRST, OP_WRITE_MIDDLE, OP_WRITE_LAST };
-	int write = c->op == IBV_WR_RDMA_WRITE;
+	int write = c->op != IBV_WR_SEND;
 	struct lossctx x;
 
 	ctx_up(&x, IBV_QPT_RC, NULL);
 	/* skip=1 for "middle": the second MIDDLE, PSN first + 2 */
 	rel_fault(&x.p.a, "tx", "opcode=%d skip=%d drop=1",
 		  (write ? write_ops : send_ops)[c->arg], c->arg == LOSE_MIDDLE);
-	if (write)
+	if (c->op == IBV_WR_RDMA_WRITE_WITH_IMM)
+		write_imm_msg(&x, 11 + c->arg);
+	else if (write)
 		write_msg(&x, 11 + c->arg);
 	else
 		send_msg(&x, 11 + c->arg);
@@ -148,7 +178,8 @@ static void test_lose_pkt(const struct dp_case *c)
 	} else {
 		/*
 		 * The restart packet goes twice, unless it takes a receive
-		 * WQE (SEND FIRST): the copy is a duplicate (R2.6).
+		 * WQE (SEND FIRST; of a WRITE with immediate only the LAST
+		 * does): the copy is a duplicate (R2.6).
 		 */
 		long copies = !write && c->arg == LOSE_FIRST ? 0 : 1;
 
@@ -643,6 +674,8 @@ static const struct dp_case cases[] = {
 	RC("write_lose_first", test_lose_pkt, IBV_WR_RDMA_WRITE, LOSE_FIRST),
 	RC("write_lose_middle", test_lose_pkt, IBV_WR_RDMA_WRITE, LOSE_MIDDLE),
 	RC("write_lose_last", test_lose_pkt, IBV_WR_RDMA_WRITE, LOSE_LAST),
+	RC("write_imm_lose_first", test_lose_pkt, IBV_WR_RDMA_WRITE_WITH_IMM, LOSE_FIRST),
+	RC("write_imm_lose_middle", test_lose_pkt, IBV_WR_RDMA_WRITE_WITH_IMM, LOSE_MIDDLE),
 	RC("read_lose_request", test_lose_read_req, 0, 0),
 	RC("read_lose_middle_response", test_lose_read_resp, 0, 0),
 	RC("read_lose_middle_response_table_of_1", test_lose_read_resp, 0, 1),
