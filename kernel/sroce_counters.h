@@ -43,6 +43,7 @@
 	X(RD_ATOMIC_STALL, "rd_atomic_stall")				\
 	X(CREDIT_STALL, "credit_stall")					\
 	X(DOORBELL_HANDOFF, "doorbell_handoffs")			\
+	X(RX_HANDOFF, "rx_handoffs")					\
 	/* completer: ACKs and NAKs received */				\
 	X(ACK_RCVD, "ack_rcvd")						\
 	X(RNR_NAK_RCVD, "rnr_nak_rcvd")					\

@@ -276,6 +276,20 @@ static void sroce_cq_overflow_event(struct sroce_cq *cq)
 		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
 }
 
+u32 sroce_cq_user_cons(struct sroce_cq *cq)
+{
+	unsigned long flags;
+	u32 cons;
+
+	if (!cq->user)
+		return 0;
+	/* The lock keeps the ring (hdr) from being swapped by a resize. */
+	spin_lock_irqsave(&cq->lock, flags);
+	cons = READ_ONCE(cq->ring.hdr->cons);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return cons;
+}
+
 /**
  * sroce_cq_post - add a completion to a CQ
  * @cq: the CQ; the caller's QP holds it (the core forbids destroying a CQ

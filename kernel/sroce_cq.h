@@ -45,6 +45,12 @@ static inline struct sroce_cq *to_sroce_cq(struct ib_cq *ibcq)
 int sroce_cq_post(struct sroce_cq *cq, const struct sroce_cqe *cqe,
 		  struct ib_qp *ibqp, bool solicited);
 
+/*
+ * How many CQEs user space has consumed from a user CQ so far (its
+ * consumer index; wraps). 0 for a kernel CQ. Any context.
+ */
+u32 sroce_cq_user_cons(struct sroce_cq *cq);
+
 extern const struct ib_device_ops sroce_cq_ops;
 
 #endif /* SROCE_CQ_H */

@@ -30,6 +30,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 
+#include "sroce_cq.h"
 #include "sroce_exec.h"
 #include "sroce_qp.h"
 #include "sroce_mcast.h"
@@ -60,6 +61,28 @@ static bool doorbell_handoff;
 module_param(doorbell_handoff, bool, 0644);
 MODULE_PARM_DESC(doorbell_handoff,
 		 "A user doorbell hands the engines to an unbound worker instead of running them in the caller (default off)");
+
+static bool rx_handoff = true;
+module_param(rx_handoff, bool, 0644);
+MODULE_PARM_DESC(rx_handoff,
+		 "Packets received inside the doorbell of a QP that streams go to an unbound worker instead of being handled there (default on)");
+
+/*
+ * The doorbell caller running on this CPU, if its QP streams (see
+ * sroce_qp_streams()): the receive softirqs its transmits trigger run in
+ * its system call (the veth hands packets to this CPU's backlog, drained
+ * when the caller turns BHs on again) and leave other QPs' engines to an
+ * unbound worker (sroce_qp_run_inline()), so that the caller returns and
+ * posts again while another CPU answers, rather than doing the peer's
+ * work of every message in its own system call before it may post the
+ * next. Written with migration off by the doorbell caller only.
+ */
+struct sroce_poster {
+	struct task_struct *task;
+	struct sroce_qp *qp;
+};
+
+static DEFINE_PER_CPU(struct sroce_poster, sroce_poster);
 
 static unsigned int sq_poll_us;
 module_param(sq_poll_us, uint, 0644);
@@ -421,8 +444,11 @@ void sroce_qp_unbound_work(struct work_struct *work)
 	sroce_qp_work_run(container_of(work, struct sroce_qp, uwork));
 }
 
-/* Run the engines here and now if nobody does; else the owner is kicked. */
-static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq)
+/*
+ * Run the engines here and now if nobody does; else the owner is kicked.
+ * @streams: a doorbell caller whose QP streams (sroce_poster).
+ */
+static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 {
 	bool more;
 
@@ -432,17 +458,65 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq)
 		sroce_qp_schedule(qp);
 		return;
 	}
+	if (softirq && this_cpu_read(sroce_poster.task) == current &&
+	    this_cpu_read(sroce_poster.qp) != qp) {
+		sroce_count(qp->sdev, SROCE_CNT_RX_HANDOFF);
+		sroce_qp_schedule_unbound(qp);
+		return;
+	}
 	if (!sroce_engine_tryget(qp))
 		return;
 	if (softirq) {
 		more = sroce_qp_run_owned(qp, SROCE_SOFTIRQ_ROUNDS, true);
 	} else {
 		migrate_disable();
+		if (streams) {
+			this_cpu_write(sroce_poster.task, current);
+			this_cpu_write(sroce_poster.qp, qp);
+		}
 		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false);
+		this_cpu_write(sroce_poster.task, NULL);
 		migrate_enable();
 	}
 	if (more)
 		sroce_qp_schedule(qp);
+}
+
+/* avg += (sample - avg) / 8 */
+static void sroce_ewma(u64 *avg, u64 sample)
+{
+	u64 a = READ_ONCE(*avg);
+
+	WRITE_ONCE(*avg, a - (a >> 3) + (sample >> 3));
+}
+
+/* The consumer indices of the QP's CQs, summed: moves when user space polls. */
+static u32 sroce_qp_cqs_consumed(struct sroce_qp *qp)
+{
+	return sroce_cq_user_cons(qp->scq) +
+	       (qp->rcq != qp->scq ? sroce_cq_user_cons(qp->rcq) : 0);
+}
+
+/*
+ * Does the QP stream? Its caller posts again soon after each doorbell
+ * returns without having taken a completion of the QP's CQs meanwhile, as
+ * a bandwidth test or a pipeline does. A ping-pong waits for an answer
+ * first: a completion it polls (a READ's, a receive's), or the peer's
+ * WRITE into its memory, which makes the gap as long as the peer's
+ * doorbell. Soon: the moving average of the gaps is under a quarter of
+ * what a doorbell takes when it handles the peer's side too (only such
+ * doorbells set that average, so that handing off, which shortens them,
+ * does not end it).
+ */
+static bool sroce_qp_streams(struct sroce_qp *qp, u64 now, u32 consumed)
+{
+	u64 end = READ_ONCE(qp->db_end);
+
+	if (!end || now < end)
+		return false;
+	sroce_ewma(&qp->db_gap, now - end);
+	return consumed == READ_ONCE(qp->db_cqs_cons) &&
+	       READ_ONCE(qp->db_gap) * 4 < READ_ONCE(qp->db_len);
 }
 
 /*
@@ -452,13 +526,24 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq)
  */
 void sroce_qp_doorbell(struct sroce_qp *qp)
 {
+	u64 start, end;
+	bool streams;
+
 	might_sleep();
 	if (READ_ONCE(doorbell_handoff)) {
 		sroce_count(qp->sdev, SROCE_CNT_DOORBELL_HANDOFF);
 		sroce_qp_schedule_unbound(qp);
 		return;
 	}
-	sroce_qp_run_inline(qp, false);
+	start = local_clock();
+	streams = READ_ONCE(rx_handoff) &&
+		  sroce_qp_streams(qp, start, sroce_qp_cqs_consumed(qp));
+	sroce_qp_run_inline(qp, false, streams);
+	end = local_clock();
+	if (!streams)
+		sroce_ewma(&qp->db_len, end - start);
+	WRITE_ONCE(qp->db_cqs_cons, sroce_qp_cqs_consumed(qp));
+	WRITE_ONCE(qp->db_end, end);
 	if (READ_ONCE(sq_poll_us) && qp->sq.mentry)
 		sroce_qp_schedule_poll(qp);
 }
@@ -527,7 +612,7 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	skb_queue_tail(pkt->mask & SROCE_M_REQ ? &qp->rx_req : &qp->rx_resp,
 		       skb);
-	sroce_qp_run_inline(qp, true);
+	sroce_qp_run_inline(qp, true, false);
 }
 
 int sroce_exec_module_init(void)

@@ -254,6 +254,17 @@ struct sroce_qp {
 	struct work_struct work;
 	/* The same on the unbound workqueue (sroce_qp_schedule_unbound()). */
 	struct work_struct uwork;
+	/*
+	 * Doorbells (sroce_qp_streams()): when the last one returned, moving
+	 * averages of how long one took while handling the peer's side too
+	 * and of the gaps between them (ns), and the CQs' consumer indices
+	 * then. Doorbell callers only (READ/WRITE_ONCE: two posting threads
+	 * may race, which only skews the guess).
+	 */
+	u64 db_end;
+	u64 db_len;
+	u64 db_gap;
+	u32 db_cqs_cons;
 	/* SQ doorbell suppression (sroce_exec.c): engines_active set, prod then. */
 	bool sq_active;
 	u32 sq_seen;

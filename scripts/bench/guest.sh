@@ -29,7 +29,8 @@
 # crc32_le), "sroce_ngso" tx_gso=0 (every packet its own trip through the
 # IP stack, no GSO batch), "sroce_ho" doorbell_handoff=1 (a doorbell wakes
 # an unbound worker, as rdma_rxe does, instead of running the engines in the
-# caller), "sroce_hop" the same with sq_poll_us=50; "sroce_rps": sroce with receive packet steering on both veths
+# caller), "sroce_hop" the same with sq_poll_us=50, "sroce_nrxh" rx_handoff=0
+# (a streaming poster's system call also does the peer's side); "sroce_rps": sroce with receive packet steering on both veths
 # (rps_cpus = every CPU), so that a packet's receive runs on the CPU its
 # flow hashes to instead of inline in the sender's transmit, as on two
 # machines.
@@ -72,7 +73,7 @@ PORT=19000
 declare -A DEV_A DEV_B NSX_A NSX_B IP_A IP_B
 # sroce and its variants that differ only in a module parameter or the MTU:
 # the two-namespace topology.
-for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps sroce_ngso sroce_ho sroce_hop; do
+for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps sroce_ngso sroce_ho sroce_hop sroce_nrxh; do
 	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A IP_B[$v]=$IP4_B
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
 done
@@ -109,6 +110,7 @@ variant_on() {
 	sroce_nrc) echo 0 >"$PARAMS/route_cache" ;;
 	sroce_ngso) echo 0 >"$PARAMS/tx_gso" ;;
 	sroce_ho) echo 1 >"$PARAMS/doorbell_handoff" ;;
+	sroce_nrxh) echo 0 >"$PARAMS/rx_handoff" ;;
 	sroce_hop) echo 1 >"$PARAMS/doorbell_handoff"; echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
 	sroce_rps) veth_rps "$(printf %x $(((1 << $(nproc)) - 1)))" ;;
 	sroce_scrc) echo 0 >"$PARAMS/icrc_accel" ;;
@@ -126,6 +128,7 @@ variant_off() {
 	sroce_nrc) echo 1 >"$PARAMS/route_cache" ;;
 	sroce_ngso) echo 1 >"$PARAMS/tx_gso" ;;
 	sroce_ho) echo 0 >"$PARAMS/doorbell_handoff" ;;
+	sroce_nrxh) echo 1 >"$PARAMS/rx_handoff" ;;
 	sroce_hop) echo 0 >"$PARAMS/doorbell_handoff"; echo 0 >"$PARAMS/sq_poll_us" ;;
 	sroce_rps) veth_rps 0 ;;
 	sroce_scrc) echo 1 >"$PARAMS/icrc_accel" ;;

@@ -222,6 +222,84 @@ static void test_threads(const struct dp_case *c)
 	dp_teardown(&p, d);
 }
 
+/*
+ * rx_handoff: a process that posts again right after each doorbell returns,
+ * without taking a completion in between (here bursts of unsignalled 8 B
+ * WRITEs, the last signalled), streams; the receive work its system calls
+ * would do for B is handed to a worker (B's rx_handoffs). A READ
+ * ping-pong takes each completion before it posts again: nothing is
+ * handed off. With rx_handoff=0 nothing is, either. Every WRITE lands
+ * (B's word holds the last value), every READ reads.
+ */
+#define HO_ROUNDS	40
+#define HO_BURST	16
+
+static void test_rx_handoff(const struct dp_case *c)
+{
+	struct dp_cfg cfg = {
+		.type = IBV_QPT_RC, .max_inline = 8, .max_send_wr = HO_BURST,
+	};
+	uint64_t *word, val, h0[2], h[2];
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	struct dp_dev d[2];
+	struct dp_pair p;
+	struct ibv_wc wc;
+	int r, i;
+
+	dp_setup(&p, d, 4, &cfg);
+	if (c->arg == 2)
+		dp_param_set("rx_handoff", "N");
+	word = (uint64_t *)p.b.buf.p;
+	*word = 0;
+	h0[0] = dp_counter(&d[0], "rx_handoffs");
+	h0[1] = dp_counter(&d[1], "rx_handoffs");
+	for (r = 0; r < HO_ROUNDS; r++) {
+		for (i = 0; i < HO_BURST; i++) {
+			val = (uint64_t)r * HO_BURST + i + 1;
+			wr = (struct ibv_send_wr){ .wr_id = val, .sg_list = &sge,
+						   .num_sge = 1 };
+			if (c->op == IBV_WR_RDMA_READ) {
+				*word = val;
+				sge = (struct ibv_sge){ (uintptr_t)p.a.buf.p, 8,
+							p.a.buf.mr->lkey };
+				wr.opcode = IBV_WR_RDMA_READ;
+				wr.send_flags = IBV_SEND_SIGNALED;
+			} else {
+				sge = (struct ibv_sge){ (uintptr_t)&val, 8, 0 };
+				wr.opcode = IBV_WR_RDMA_WRITE;
+				wr.send_flags = IBV_SEND_INLINE |
+					(i == HO_BURST - 1 ? IBV_SEND_SIGNALED : 0);
+			}
+			wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf.p;
+			wr.wr.rdma.rkey = p.b.buf.mr->rkey;
+			dp_post_send(&p.a, &wr);
+			if (c->op != IBV_WR_RDMA_READ)
+				continue;
+			dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "READ");
+			dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, val,
+				    p.a.qp->qp_num, "READ");
+			CHECK_EQ(*(uint64_t *)p.a.buf.p, val, "the word READ");
+		}
+		if (c->op == IBV_WR_RDMA_READ)
+			continue;
+		dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "a burst's last WRITE");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, val,
+			    p.a.qp->qp_num, "WRITE");
+		CHECK_EQ(*(volatile uint64_t *)word, val, "B's word after a burst");
+	}
+	h[0] = dp_counter(&d[0], "rx_handoffs") - h0[0];
+	h[1] = dp_counter(&d[1], "rx_handoffs") - h0[1];
+	NOTE("%s, rx_handoff=%d: rx_handoffs A %llu, B %llu", c->op ==
+	     IBV_WR_RDMA_READ ? "READ ping-pong" : "bursts of WRITEs", c->arg != 2,
+	     (unsigned long long)h[0], (unsigned long long)h[1]);
+	if (c->arg == 1)
+		CHECK(h[1] > 0, "a streaming poster's receive work was never handed off");
+	else
+		CHECK_EQ(h[0] + h[1], 0, "receive work handed off");
+	dp_teardown(&p, d);
+}
+
 static const struct dp_case cases[] = {
 	{ "RC_WRITE_threads_one_qp_v4", test_threads, IBV_QPT_RC, 4, IBV_WR_RDMA_WRITE },
 	{ "RC_FETCH_AND_ADD_threads_one_qp_v4", test_threads, IBV_QPT_RC, 4,
@@ -230,6 +308,12 @@ static const struct dp_case cases[] = {
 	  IBV_WR_RDMA_WRITE, 1 },
 	{ "RC_FETCH_AND_ADD_threads_one_qp_handoff_v4", test_threads, IBV_QPT_RC, 4,
 	  IBV_WR_ATOMIC_FETCH_AND_ADD, 1 },
+	{ "RC_WRITE_stream_rx_handoff_v4", test_rx_handoff, IBV_QPT_RC, 4,
+	  IBV_WR_RDMA_WRITE, 1 },
+	{ "RC_WRITE_stream_rx_handoff_off_v4", test_rx_handoff, IBV_QPT_RC, 4,
+	  IBV_WR_RDMA_WRITE, 2 },
+	{ "RC_READ_pingpong_no_rx_handoff_v4", test_rx_handoff, IBV_QPT_RC, 4,
+	  IBV_WR_RDMA_READ, 0 },
 };
 
 int main(int argc, char **argv)
