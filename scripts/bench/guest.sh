@@ -172,6 +172,18 @@ perf_line() {
 	awk '/^ *#bytes/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 5 { print; exit }' "$1"
 }
 
+# handoffs DEV: the sum of rx_handoffs of DEV's two ends (sroce and its
+# variants), to log which runs handed receive work over; empty for others.
+handoffs() {
+	case $1 in
+	sroce*) ;;
+	*) return 0 ;;
+	esac
+	cat "/sys/class/infiniband/${DEV_A[$1]}/ports/1/hw_counters/rx_handoffs" \
+		"/sys/class/infiniband/${DEV_B[$1]}/ports/1/hw_counters/rx_handoffs" 2>/dev/null |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
 # run_pair DEV TOOL ARGS...: TOOL as server on end A and as client on end B
 # of device DEV, both with ARGS and the device's connection set-up (see
 # the top). The client's output is left in $CLOG. Returns 0 if both exited
@@ -179,9 +191,10 @@ perf_line() {
 # is retried while the server lives.
 CLOG=/tmp/bench-client.log SLOG=/tmp/bench-server.log
 run_pair() {
-	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R)
+	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R) h0
 	shift 2
 	PORT=$((PORT + 1))
+	h0=$(handoffs "$dev")
 	variant_on "$dev"
 	if [ "$dev" != siw ]; then
 		cs=(-x "$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")")
@@ -208,6 +221,7 @@ run_pair() {
 	kill "$spid" 2>/dev/null
 	wait "$spid" || rc=1
 	variant_off "$dev"
+	[ -n "$h0" ] && say "$tool on $dev: rx_handoffs (A+B) before $h0, after $(handoffs "$dev")"
 	return $rc
 }
 
