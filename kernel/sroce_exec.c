@@ -274,9 +274,10 @@ void sroce_qp_schedule(struct sroce_qp *qp)
 /*
  * Queue the QP's work on an unbound worker, which the scheduler wakes on
  * an idle CPU if there is one, rather than on this CPU behind the task
- * running here (doorbell_handoff: the posting process goes on posting
- * while another CPU sends, as with rdma_rxe's tasks). A QP pinned to a
- * CPU by its backlog still goes there (sroce_qp_run_owned()).
+ * running here, so that the posting process goes on posting while another
+ * CPU works (rx_handoff, and doorbell_handoff as with rdma_rxe's tasks).
+ * A QP pinned to a CPU by its backlog still goes there
+ * (sroce_qp_run_owned()).
  */
 static void sroce_qp_schedule_unbound(struct sroce_qp *qp)
 {
@@ -520,8 +521,9 @@ static bool sroce_qp_streams(struct sroce_qp *qp, u64 now, u32 consumed)
  */
 void sroce_qp_doorbell(struct sroce_qp *qp)
 {
+	bool handoff = READ_ONCE(rx_handoff), streams;
+	u32 consumed = 0;
 	u64 start, end;
-	bool streams;
 
 	might_sleep();
 	if (READ_ONCE(doorbell_handoff)) {
@@ -529,14 +531,20 @@ void sroce_qp_doorbell(struct sroce_qp *qp)
 		sroce_qp_schedule_unbound(qp);
 		return;
 	}
+	/*
+	 * Read once: the caller polls nothing while in this system call, so
+	 * the indices at its end are these (another thread polling meanwhile
+	 * only skews the guess).
+	 */
+	if (handoff)
+		consumed = sroce_qp_cqs_consumed(qp);
 	start = local_clock();
-	streams = READ_ONCE(rx_handoff) &&
-		  sroce_qp_streams(qp, start, sroce_qp_cqs_consumed(qp));
+	streams = handoff && sroce_qp_streams(qp, start, consumed);
 	sroce_qp_run_inline(qp, false, streams);
 	end = local_clock();
 	if (!streams)
 		sroce_ewma(&qp->db_len, end - start);
-	WRITE_ONCE(qp->db_cqs_cons, sroce_qp_cqs_consumed(qp));
+	WRITE_ONCE(qp->db_cqs_cons, consumed);
 	WRITE_ONCE(qp->db_end, end);
 	if (READ_ONCE(sq_poll_us) && qp->sq.mentry)
 		sroce_qp_schedule_poll(qp);
