@@ -70,7 +70,8 @@
 	X(ODP_PAGES_FAULTED, "odp_pages_faulted")			\
 	X(ODP_INVALIDATIONS, "odp_invalidations")			\
 	X(ODP_PREFETCH, "odp_prefetch")					\
-	X(ODP_FAULT_DEFERRED, "odp_fault_deferred")
+	X(ODP_FAULT_DEFERRED, "odp_fault_deferred")			\
+	X(ODP_FAULT_IN_DOORBELL, "odp_fault_in_doorbell")
 
 #define SROCE_COUNTER_ENUM(id, name) SROCE_CNT_##id,
 enum sroce_counter {

@@ -67,6 +67,11 @@ module_param(rx_handoff, bool, 0644);
 MODULE_PARM_DESC(rx_handoff,
 		 "Packets received inside the doorbell of a QP that streams go to an unbound worker instead of being handled there (default on)");
 
+static bool doorbell_faults = true;
+module_param(doorbell_faults, bool, 0644);
+MODULE_PARM_DESC(doorbell_faults,
+		 "An ODP fault met in a receive softirq that runs inside a doorbell is resolved by that doorbell's caller before it returns, not by a work item (default on)");
+
 /*
  * The doorbell caller running on this CPU, if its QP streams (see
  * sroce_qp_streams()): the receive softirqs its transmits trigger run in
@@ -80,6 +85,16 @@ MODULE_PARM_DESC(rx_handoff,
 struct sroce_poster {
 	struct task_struct *task;
 	struct sroce_qp *qp;
+	/*
+	 * Any doorbell caller running engines on this CPU (streaming or not),
+	 * and a QP whose engines met an ODP fault in a receive softirq run on
+	 * top of it (holding a reference): the caller, which may sleep,
+	 * resolves that fault before its system call returns
+	 * (sroce_qp_fault_to_caller()). Written with migration off by the
+	 * caller, the slot also by softirqs on its CPU; this_cpu ops only.
+	 */
+	struct task_struct *db_task;
+	struct sroce_qp *fault_qp;
 };
 
 static DEFINE_PER_CPU(struct sroce_poster, sroce_poster);
@@ -446,32 +461,86 @@ void sroce_qp_unbound_work(struct work_struct *work)
 }
 
 /*
+ * A softirq met an ODP fault of @qp (qp->sirq_defer): if it runs on top of
+ * a doorbell caller, which is in a system call and may sleep, leave the
+ * fault to it (sroce_qp_run_inline()), which resolves it in a few
+ * microseconds where the work item would first need a wake-up and a
+ * context switch (and, with need_resched set, pushed the rest of the
+ * softirq to ksoftirqd: most of the ODP cost of a READ in odp_bench's
+ * damming runs). One QP per caller; others take the work item. Softirq.
+ */
+static bool sroce_qp_fault_to_caller(struct sroce_qp *qp)
+{
+	if (!READ_ONCE(doorbell_faults) ||
+	    this_cpu_read(sroce_poster.db_task) != current)
+		return false;
+	if (this_cpu_read(sroce_poster.fault_qp) == qp)
+		return true;
+	if (!refcount_inc_not_zero(&qp->ref))
+		return false;
+	if (!this_cpu_cmpxchg(sroce_poster.fault_qp, NULL, qp))
+		return true;
+	sroce_qp_put(qp);
+	return false;
+}
+
+/*
+ * The doorbell caller resolves the fault a softirq on top of it left
+ * (sroce_qp_fault_to_caller()), as the work item would, unless it is
+ * being killed: its pending signal would fail the fault for another
+ * process's memory. Process context.
+ */
+static void sroce_qp_fault_run(struct sroce_qp *qp)
+{
+	if (fatal_signal_pending(current)) {
+		sroce_qp_schedule(qp);
+		sroce_qp_put(qp);
+		return;
+	}
+	sroce_count(qp->sdev, SROCE_CNT_ODP_FAULT_IN_DOORBELL);
+	sroce_qp_work_run(qp);
+}
+
+/*
  * Run the engines here and now if nobody does; else the owner is kicked.
  * @streams: a doorbell caller whose QP streams (sroce_poster).
  */
 static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 {
+	struct sroce_qp *fault_qp;
 	bool more;
 
-	/* A fault is waiting for process context: the work item is due. */
-	if (!READ_ONCE(inline_engines) ||
-	    (softirq && READ_ONCE(qp->sirq_defer))) {
+	if (!READ_ONCE(inline_engines)) {
 		sroce_qp_schedule(qp);
+		return;
+	}
+	/* A fault is waiting for process context: the caller or work item. */
+	if (softirq && READ_ONCE(qp->sirq_defer)) {
+		if (!sroce_qp_fault_to_caller(qp))
+			sroce_qp_schedule(qp);
 		return;
 	}
 	if (!sroce_engine_tryget(qp))
 		return;
 	if (softirq) {
 		more = sroce_qp_run_owned(qp, SROCE_SOFTIRQ_ROUNDS, true);
+		if (more && READ_ONCE(qp->sirq_defer) &&
+		    sroce_qp_fault_to_caller(qp))
+			return;
 	} else {
 		migrate_disable();
+		this_cpu_write(sroce_poster.db_task, current);
 		if (streams) {
 			this_cpu_write(sroce_poster.task, current);
 			this_cpu_write(sroce_poster.qp, qp);
 		}
 		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false);
 		this_cpu_write(sroce_poster.task, NULL);
+		this_cpu_write(sroce_poster.db_task, NULL);
+		fault_qp = this_cpu_xchg(sroce_poster.fault_qp, NULL);
 		migrate_enable();
+		if (fault_qp)
+			sroce_qp_fault_run(fault_qp);
 	}
 	if (more)
 		sroce_qp_schedule(qp);
