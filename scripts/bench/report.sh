@@ -116,6 +116,17 @@ ceil=-
 [ -n "$wr" ] && [ -n "$udp" ] && [ "$udp" != - ] && [ "$wr" != - ] &&
 	ceil=$(awk -v a="$wr" -v b="$udp" 'BEGIN { printf "%.2f", a / b }')
 target "ib_write_bw 64 KiB sroce / UDP ceiling (veth)" "$ceil" ">=" 0.5
+# An atomic is two packets (request, ATOMIC ACKNOWLEDGE) through veth, IP
+# and UDP: at the small-packet ceiling, with no work of sroce's at all,
+# one vCPU moves kpps / 2 atomics of 8 bytes per second, two vCPUs in
+# perfect overlap twice that. Against the target of 3x rdma_rxe.
+kpps=$(get pktgen_udp_44 rate udp) xat=$(get ib_atomic_bw_8 bw rxe)
+if [ -n "$kpps" ] && [ "$kpps" != - ] && [ -n "$xat" ] && [ "$xat" != - ]; then
+	awk -v k="$kpps" -v x="$xat" 'BEGIN {
+		one = k * 1000 / 2 * 8 / 1048576
+		printf "atomic_bw bound from the 44-byte packet ceiling (%.1f kpps): %.2f MiB/s on one vCPU, %.2f on two; 3x rxe is %.2f\n", k, one, 2 * one, 3 * x
+	}'
+fi
 bad=$(awk -F'\t' "$invalid" "$raw" | wc -l)
 [ "$bad" = 0 ] || echo "left out: $bad figure(s) of 0 or inf (perftest's TCG clock)"
 echo
