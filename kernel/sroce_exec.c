@@ -467,12 +467,16 @@ void sroce_qp_unbound_work(struct work_struct *work)
  * microseconds where the work item would first need a wake-up and a
  * context switch (and, with need_resched set, pushed the rest of the
  * softirq to ksoftirqd: most of the ODP cost of a READ in odp_bench's
- * damming runs). One QP per caller; others take the work item. Softirq.
+ * damming runs). Only a caller of the process that owns the QP: another
+ * process's post_send must not sleep on this one's memory (userfaultfd,
+ * I/O, its memcg's reclaim). One QP per caller; others take the work
+ * item. Softirq.
  */
 static bool sroce_qp_fault_to_caller(struct sroce_qp *qp)
 {
 	if (!READ_ONCE(doorbell_faults) ||
-	    this_cpu_read(sroce_poster.db_task) != current)
+	    this_cpu_read(sroce_poster.db_task) != current ||
+	    qp->owner_mm != current->mm)
 		return false;
 	if (this_cpu_read(sroce_poster.fault_qp) == qp)
 		return true;

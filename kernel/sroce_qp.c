@@ -5,6 +5,7 @@
  * Who runs the engines, and where, is sroce_exec.c.
  */
 #include <linux/log2.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 #include <rdma/uverbs_ioctl.h>
@@ -472,6 +473,8 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err)
 			goto err_queues;
+		qp->owner_mm = current->mm;
+		mmgrab(qp->owner_mm);
 	}
 	/* Visible to the receive path from here on. */
 	xa_store_irq(&sdev->qp_xa, qp->qpn, qp, GFP_KERNEL);
@@ -519,6 +522,8 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	sroce_route_release(&qp->route);
 	sroce_qp_free_queues(qp);
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
+	if (qp->owner_mm)
+		mmdrop(qp->owner_mm);
 	return 0;
 }
 

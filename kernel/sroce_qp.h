@@ -201,6 +201,11 @@ struct sroce_qp {
 	bool is_gsi;
 	bool is_user;
 	bool sig_all;
+	/*
+	 * A user QP's creating process (mmgrab'ed, compared only): its
+	 * doorbells may resolve the QP's ODP faults (sroce_exec.c).
+	 */
+	struct mm_struct *owner_mm;
 	struct sroce_pd *pd;
 	struct sroce_cq *scq;
 	struct sroce_cq *rcq;

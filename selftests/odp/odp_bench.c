@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include "../datapath/dp.h"
@@ -89,15 +90,26 @@ static void spin_us(uint64_t t0, int us)
  * One damming run on fresh pages: client page @la, server page @ra (the
  * server's CPU wrote it). Returns the time in us.
  */
+static long invol_switches(void)
+{
+	struct rusage ru;
+
+	CHECK(!getrusage(RUSAGE_SELF, &ru), "getrusage: %s", strerror(errno));
+	return ru.ru_nivcsw;
+}
+
 static double damming_run(struct dp_pair *p, unsigned char *la, struct ibv_mr *lmr,
-			  unsigned char *ra, struct ibv_mr *rmr, int interval)
+			  unsigned char *ra, struct ibv_mr *rmr, int interval,
+			  long *preempted)
 {
 	struct ibv_wc wc;
 	uint64_t t0, t1;
+	long sw0;
 	int i;
 
 	for (i = 0; i < 2 * RD_LEN + 28; i++)
 		ra[i] = dp_pat(i, interval);
+	sw0 = invol_switches();
 	t0 = now_ns();
 	post_read(&p->a, 1, la, lmr->lkey, ra, rmr->rkey);
 	spin_us(t0, interval);
@@ -108,6 +120,7 @@ static double damming_run(struct dp_pair *p, unsigned char *la, struct ibv_mr *l
 			    p->a.qp->qp_num, "damming READ");
 	}
 	t1 = now_ns();
+	*preempted = invol_switches() - sw0;
 	for (i = 0; i < RD_LEN; i++) {
 		CHECK_EQ(la[i], ra[i], "first READ's bytes");
 		CHECK_EQ(la[128 + i], ra[128 + i], "second READ's bytes");
@@ -120,6 +133,7 @@ static void bench_damming(const struct dp_case *c)
 	const size_t pages = (size_t)NPOINTS * RUNS;
 	struct dp_cfg cfg = { .type = IBV_QPT_RC };
 	double t[2][NPOINTS][RUNS];
+	long pre[2][NPOINTS][RUNS];
 	unsigned char *la[2], *ra[2];
 	struct ibv_mr *lmr[2], *rmr[2];
 	static const char *const retx[] = {
@@ -155,7 +169,8 @@ static void bench_damming(const struct dp_case *c)
 				x0 = dp_counter(&d[0], "ack_timer_expired");
 				t[m][i][r] = damming_run(&p, la[m] + pg, lmr[m],
 							 ra[m] + pg, rmr[m],
-							 intervals_us[i]);
+							 intervals_us[i],
+							 &pre[m][i][r]);
 				/* Each run's own: did it need a retransmission? */
 				tmo[m] += dp_counter(&d[0], "ack_timer_expired") - x0;
 			}
@@ -191,6 +206,45 @@ static void bench_damming(const struct dp_case *c)
 		printf("%11d %10.0f %10.0f %10.0f %10.0f %10.0f %10.0f %11.2f %11.0f\n",
 		       intervals_us[i], pmin, omin, (sp[4] + sp[5]) / 2,
 		       (so[4] + so[5]) / 2, pmax, omax, ratio, extra);
+	}
+	/*
+	 * The same per-run comparison with no ODP on either side: how much a
+	 * pinned run exceeded the pinned run before it. What the machine's
+	 * own noise gives the "1 ms over its twin" test.
+	 */
+	printf("packet damming A/A: the worst extra of a pinned run over the "
+	       "pinned run before it (no ODP either side), us:");
+	for (i = 0; i < NPOINTS; i++) {
+		double aa = -1e9, x;
+
+		for (r = 1; r < RUNS; r++) {
+			x = t[0][i][r] - t[0][i][r - 1];
+			aa = x > aa ? x : aa;
+		}
+		printf(" %d:%.0f", intervals_us[i], aa);
+	}
+	printf("\n");
+	/*
+	 * Was a slow run taken off its CPU by another task of the guest (an
+	 * involuntary context switch while it ran)? A stall without one is
+	 * interrupts or the host.
+	 */
+	{
+		int slow = 0, slow_pre = 0, any[2] = { 0, 0 };
+
+		for (i = 0; i < NPOINTS; i++)
+			for (r = 0; r < RUNS; r++) {
+				for (m = 0; m < 2; m++)
+					any[m] += pre[m][i][r] > 0;
+				if (t[1][i][r] - t[0][i][r] > 1000) {
+					slow++;
+					slow_pre += pre[1][i][r] > 0;
+				}
+			}
+		printf("packet damming preemptions: runs with an involuntary "
+		       "context switch: pinned %d, ODP %d; ODP runs over 1 ms "
+		       "more than their twin: %d, of them preempted: %d\n",
+		       any[0], any[1], slow, slow_pre);
 	}
 	for (i = 0; i < NPOINTS; i++)
 		for (r = 0; r < RUNS; r++)
