@@ -36,6 +36,12 @@ sroce)
 	;;
 *) fail "unknown target $target" ;;
 esac
+# A few 2 MiB huge pages, so that the suite's huge-page tests (test_odp's
+# *_huge_*, IBV_ACCESS_HUGETLB) run rather than skip: a kernel setting,
+# not a hardware feature. The guest is thrown away afterwards.
+hp=/proc/sys/vm/nr_hugepages
+[ "$(cat $hp)" -gt 0 ] || echo 16 >$hp
+info "2 MiB huge pages: $(cat $hp)"
 wait_for 10 gid_index $dev $RXE_IP4 >/dev/null || fail "no RoCE v2 GID for $RXE_IP4 on $dev"
 gid=$(gid_index $dev $RXE_IP4)
 info "rdma-core tests on $dev, GID index $gid ($RXE_IP4)"
