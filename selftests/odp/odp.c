@@ -705,6 +705,110 @@ static void test_deferred(const struct dp_case *c)
 	dp_teardown(&p, d);
 }
 
+/* A UD SEND of @len bytes (pattern @seed) from A to QP @qpn on B's device. */
+static void ud_send_to(struct dp_pair *p, uint32_t qpn, size_t len, int seed)
+{
+	struct ibv_sge s = { (uintptr_t)p->a.buf.p, len, p->a.buf.mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = seed, .sg_list = &s, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_wc wc;
+
+	fill(p->a.buf.p, len, seed);
+	wr.wr.ud.ah = p->a.ah;
+	wr.wr.ud.remote_qpn = qpn;
+	wr.wr.ud.remote_qkey = p->qkey;
+	dp_post_send(&p->a, &wr);
+	dp_poll(p->a.scq, &wc, DP_TIMEOUT_MS, "UD SEND");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, seed, p->a.qp->qp_num,
+		    "UD SEND");
+}
+
+/*
+ * seed-rules R5.3: a doorbell resolves only its own process's deferred
+ * faults. A child process owns a UD QP on B and posts a receive into an
+ * untouched page of its ODP MR; this process sends to it from A, so B's
+ * responder runs in the softirq of this process's post_send and meets the
+ * child's fault. The fault goes to the QP's work item (B's
+ * odp_fault_deferred moves, odp_fault_in_doorbell does not) and the
+ * datagram arrives whole. The same into this process's own QP on B is
+ * resolved by the doorbell.
+ */
+static void test_foreign_fault(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .type = IBV_QPT_UD };
+	const size_t len = 256;
+	uint64_t def0, db0, def, db;
+	int qpn_pipe[2], st;
+	struct dp_dev d[2];
+	struct ibv_sge sge;
+	struct ibv_mr *mr;
+	struct dp_pair p;
+	struct ibv_wc wc;
+	unsigned char *b;
+	uint32_t qpn;
+	pid_t pid;
+
+	CHECK(!pipe(qpn_pipe), "pipe");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		struct dp_dev cd[2];
+		struct dp_pair cp;
+
+		close(qpn_pipe[0]);
+		dp_setup(&cp, cd, 4, &cfg);
+		b = fresh(2 * PG);
+		mr = odp_mr(cp.b.dev, b, 2 * PG, ODP_ACCESS);
+		sge = (struct ibv_sge){ (uintptr_t)b, DP_GRH + len, mr->lkey };
+		dp_post_recv(&cp.b, 41, &sge, 1);
+		qpn = cp.b.qp->qp_num;
+		CHECK(write(qpn_pipe[1], &qpn, sizeof(qpn)) == sizeof(qpn),
+		      "pipe write");
+		dp_poll(cp.b.rcq, &wc, DP_TIMEOUT_MS, "the child's UD RECV");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 41, qpn,
+			    "the child's UD RECV");
+		dp_check_range(b + DP_GRH, len, 41, "the child's ODP page");
+		CHECK(!ibv_dereg_mr(mr), "dereg");
+		dp_teardown(&cp, cd);
+		_exit(0);
+	}
+	close(qpn_pipe[1]);
+	dp_setup(&p, d, 4, &cfg);
+	CHECK(read(qpn_pipe[0], &qpn, sizeof(qpn)) == sizeof(qpn),
+	      "the child's QP number (the child failed)");
+	def0 = dp_counter(&d[1], "odp_fault_deferred");
+	db0 = dp_counter(&d[1], "odp_fault_in_doorbell");
+	ud_send_to(&p, qpn, len, 41);
+	CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the child's receive into its ODP page failed (status %#x)", st);
+	def = dp_counter(&d[1], "odp_fault_deferred") - def0;
+	db = dp_counter(&d[1], "odp_fault_in_doorbell") - db0;
+	NOTE("another process's fault: %llu deferred, %llu by this doorbell",
+	     (unsigned long long)def, (unsigned long long)db);
+	CHECK(def >= 1, "the child's receive met no fault in the softirq");
+	CHECK_EQ(db, 0, "faults of another process resolved by this doorbell");
+
+	/* The same into this process's own QP on B: the doorbell resolves it. */
+	b = fresh(2 * PG);
+	mr = odp_mr(p.b.dev, b, 2 * PG, ODP_ACCESS);
+	sge = (struct ibv_sge){ (uintptr_t)b, DP_GRH + len, mr->lkey };
+	dp_post_recv(&p.b, 43, &sge, 1);
+	ud_send_to(&p, p.b.qp->qp_num, len, 43);
+	dp_poll(p.b.rcq, &wc, DP_TIMEOUT_MS, "own UD RECV");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, 43, p.b.qp->qp_num,
+		    "own UD RECV");
+	dp_check_range(b + DP_GRH, len, 43, "own ODP page");
+	db = dp_counter(&d[1], "odp_fault_in_doorbell") - db0;
+	NOTE("own process's fault: %llu by this doorbell", (unsigned long long)db);
+	CHECK(db >= 1, "this process's own fault was not resolved by its doorbell");
+	CHECK(!ibv_dereg_mr(mr), "dereg");
+	munmap(b, 2 * PG);
+	dp_teardown(&p, d);
+}
+
 /*
  * seed-rules R2.6 with R5.3: B's READ response is lost (a drop rule) and
  * B's page is dropped (MADV_DONTNEED on a shared mapping: the bytes stay,
@@ -882,6 +986,7 @@ static const struct dp_case cases[] = {
 	{ "fault_in_softirq_deferred_explicit", test_deferred, IBV_QPT_RC, 4, 0, 0 },
 	{ "fault_in_softirq_deferred_implicit", test_deferred, IBV_QPT_RC, 4, 0, 1 },
 	{ "duplicate_read_deferred_counted_once", test_dup_read_deferred, IBV_QPT_RC, 4 },
+	{ "fault_of_another_process_not_in_doorbell", test_foreign_fault, IBV_QPT_UD, 4 },
 	{ "advise_mr_explicit", test_advise, IBV_QPT_RC, 4, 0, 0 },
 	{ "advise_mr_implicit", test_advise, IBV_QPT_RC, 4, 0, 1 },
 };
