@@ -5,6 +5,12 @@
 # The source tree (with build/) is shared into the guest at /mnt/sroce (9p,
 # read-write). The guest disk is opened with snapshot=on: it never changes.
 # Always ends: QEMU is killed after the timeout (exit 124).
+# SROCE_KERNEL_ARGS: more guest kernel parameters, e.g. "isolcpus=nohz,domain,1
+# nohz_full=1 rcu_nocbs=1" to give a benchmark a CPU of its own.
+# SROCE_MEM_PREALLOC=1: back all guest RAM with host memory at start
+# (-mem-prealloc), so that the guest's first use of a page does not also
+# fault (and zero a huge page) in the host: a benchmark that allocates
+# fresh pages (odp_bench) would time the host's fault too.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -39,9 +45,10 @@ log "booting guest (TCG, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s): $scri
 rc=0
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 	-machine q35,accel=tcg -cpu max -smp "$cpus" -m "$mem" \
+	${SROCE_MEM_PREALLOC:+-mem-prealloc} \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$kernel" -initrd "$SROCE_INITRD" \
-	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 sroce.run=$script sroce.args=$args" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
 	-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
 	-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
 	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce \
