@@ -474,7 +474,7 @@ void sroce_qp_unbound_work(struct work_struct *work)
  */
 static bool sroce_qp_fault_to_caller(struct sroce_qp *qp)
 {
-	if (!READ_ONCE(doorbell_faults) ||
+	if (!READ_ONCE(doorbell_faults) || !qp->owner_mm ||
 	    this_cpu_read(sroce_poster.db_task) != current ||
 	    qp->owner_mm != current->mm)
 		return false;
@@ -491,8 +491,8 @@ static bool sroce_qp_fault_to_caller(struct sroce_qp *qp)
 /*
  * The doorbell caller resolves the fault a softirq on top of it left
  * (sroce_qp_fault_to_caller()), as the work item would, unless it is
- * being killed: its pending signal would fail the fault for another
- * process's memory. Process context.
+ * being killed: its pending signal can cut the fault short, and the peer
+ * would see an access error for memory that is fine. Process context.
  */
 static void sroce_qp_fault_run(struct sroce_qp *qp)
 {
