@@ -87,16 +87,12 @@ static void spin_us(uint64_t t0, int us)
 }
 
 /*
- * One damming run on fresh pages: client page @la, server page @ra (the
- * server's CPU wrote it). Returns the time in us.
- */
-/*
  * Wait for one completion spinning, as a latency benchmark polls
  * (perftest does): dp_poll() sleeps 200 us between rounds once a
  * completion is late, which would add the guest's timer and wake-up
- * latency to the run. Returns how many empty polls it took.
+ * latency to the run.
  */
-static unsigned long poll_spin(struct ibv_cq *cq, struct ibv_wc *wc)
+static void poll_spin(struct ibv_cq *cq, struct ibv_wc *wc)
 {
 	uint64_t t0 = now_ns();
 	unsigned long empty = 0;
@@ -109,7 +105,6 @@ static unsigned long poll_spin(struct ibv_cq *cq, struct ibv_wc *wc)
 			      DP_TIMEOUT_MS);
 	}
 	CHECK(n == 1, "damming READ: poll_cq returned %d", n);
-	return empty;
 }
 
 static long invol_switches(void)
@@ -120,6 +115,11 @@ static long invol_switches(void)
 	return ru.ru_nivcsw;
 }
 
+/*
+ * One damming run on fresh pages: client page @la, server page @ra (the
+ * server's CPU wrote it). Returns the time in us; *@preempted: the
+ * involuntary context switches during it.
+ */
 static double damming_run(struct dp_pair *p, unsigned char *la, struct ibv_mr *lmr,
 			  unsigned char *ra, struct ibv_mr *rmr, int interval,
 			  long *preempted)
