@@ -26,6 +26,8 @@
  * pairs: run it as "odp_bench.sh -t damming" or "-t flood".
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -107,6 +109,34 @@ static void poll_spin(struct ibv_cq *cq, struct ibv_wc *wc)
 	CHECK(n == 1, "damming READ: poll_cq returned %d", n);
 }
 
+/*
+ * ODP_BENCH_TRACE=1: write each damming run's start and end to ftrace's
+ * trace_marker, so that a trace taken around the benchmark
+ * (selftests/odp/odp_bench_trace.sh) can be cut into runs.
+ */
+static int trace_fd = -2;
+
+static void trace_mark(const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	int n;
+
+	if (trace_fd == -2) {
+		const char *e = getenv("ODP_BENCH_TRACE");
+
+		trace_fd = e && *e == '1' ?
+			   open("/sys/kernel/tracing/trace_marker", O_WRONLY) : -1;
+	}
+	if (trace_fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0 && write(trace_fd, buf, n) != n)
+		trace_fd = -1;
+}
+
 static long invol_switches(void)
 {
 	struct rusage ru;
@@ -118,11 +148,12 @@ static long invol_switches(void)
 /*
  * One damming run on fresh pages: client page @la, server page @ra (the
  * server's CPU wrote it). Returns the time in us; *@preempted: the
- * involuntary context switches during it.
+ * involuntary context switches during it; @odp only names the run in
+ * the trace.
  */
 static double damming_run(struct dp_pair *p, unsigned char *la, struct ibv_mr *lmr,
 			  unsigned char *ra, struct ibv_mr *rmr, int interval,
-			  long *preempted)
+			  int odp, long *preempted)
 {
 	struct ibv_wc wc;
 	uint64_t t0, t1;
@@ -132,6 +163,7 @@ static double damming_run(struct dp_pair *p, unsigned char *la, struct ibv_mr *l
 	for (i = 0; i < 2 * RD_LEN + 28; i++)
 		ra[i] = dp_pat(i, interval);
 	sw0 = invol_switches();
+	trace_mark("damming begin odp=%d interval=%d", odp, interval);
 	t0 = now_ns();
 	post_read(&p->a, 1, la, lmr->lkey, ra, rmr->rkey);
 	spin_us(t0, interval);
@@ -142,6 +174,8 @@ static double damming_run(struct dp_pair *p, unsigned char *la, struct ibv_mr *l
 			    p->a.qp->qp_num, "damming READ");
 	}
 	t1 = now_ns();
+	trace_mark("damming end odp=%d interval=%d us=%.0f", odp, interval,
+		   (t1 - t0) / 1000.0);
 	*preempted = invol_switches() - sw0;
 	for (i = 0; i < RD_LEN; i++) {
 		CHECK_EQ(la[i], ra[i], "first READ's bytes");
@@ -191,7 +225,7 @@ static void bench_damming(const struct dp_case *c)
 				x0 = dp_counter(&d[0], "ack_timer_expired");
 				t[m][i][r] = damming_run(&p, la[m] + pg, lmr[m],
 							 ra[m] + pg, rmr[m],
-							 intervals_us[i],
+							 intervals_us[i], m,
 							 &pre[m][i][r]);
 				/* Each run's own: did it need a retransmission? */
 				tmo[m] += dp_counter(&d[0], "ack_timer_expired") - x0;
