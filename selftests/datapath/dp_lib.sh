@@ -59,7 +59,9 @@ dp_prog() {
 	[ -x "$prog" ] || fail "$prog is not built (scripts/build-selftests.sh)"
 	dmesg_mark
 	dp_up
-	"$prog" "$@"
+	# DP_PREFIX_CMD: a command to run the program under (taskset -c N).
+	# shellcheck disable=SC2086
+	${DP_PREFIX_CMD:-} "$prog" "$@"
 	rc=$?
 	# Counters of both devices when a case fails (or when asked for).
 	if [ $rc != 0 ] || [ -n "${SROCE_DP_STATS:-}" ]; then

@@ -6,7 +6,11 @@
 # trace_marker lines (ODP_BENCH_TRACE=1). The trace goes to
 # build/bench/odp-damming-trace.txt; scripts/bench/odp-trace-slow cuts
 # the slow runs out of it. Not a test: a diagnostic (Documentation/odp.md).
+#   odp_bench_trace.sh [-c CPU]   -c: run the benchmark on that CPU only
+. "$(dirname "$0")/../lib.sh"
 T=/sys/kernel/tracing
+# sroce's events exist once it is loaded (odp_bench.sh loads it too).
+sroce_load || exit 1
 mountpoint -q $T || mount -t tracefs nodev $T || exit 1
 out=$(cd "$(dirname "$0")/../.." && pwd)/build/bench
 mkdir -p "$out"
@@ -23,7 +27,7 @@ for e in sched/sched_switch sched/sched_wakeup sched/sched_waking \
 	[ -e $T/events/$e/enable ] && echo 1 >$T/events/$e/enable
 done
 echo 1 >$T/tracing_on
-ODP_BENCH_TRACE=1 bash "$(dirname "$0")/odp_bench.sh" -t damming "$@"
+ODP_BENCH_TRACE=1 bash "$(dirname "$0")/odp_bench.sh" "$@" -t damming
 rc=$?
 echo 0 >$T/tracing_on
 cat $T/trace >"$out/odp-damming-trace.txt"
