@@ -8,6 +8,7 @@
 # Not in tests.list: a benchmark (scripts/bench/odp-damming, odp-flood).
 . "$(dirname "$0")/../datapath/dp_lib.sh"
 if [ "${1:-}" = -c ]; then
+	# shellcheck disable=SC2034 # read by dp_prog
 	DP_PREFIX_CMD="taskset -c $2"
 	shift 2
 fi
