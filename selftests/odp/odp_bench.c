@@ -325,15 +325,11 @@ static void bench_damming(const struct dp_case *c)
 						gap[m][i][r] = gp[m];
 					}
 				}
-				if (a && !dist)
-					repeats += a;
 			}
-			if (a > 1)
-				rep_slots++;
-			if (dist) {
-				never++;
-				repeats += ATTEMPTS - 1;
-			}
+			/* a pairs were run: the first, and a - 1 repeats */
+			repeats += a - 1;
+			rep_slots += a > 1;
+			never += dist;
 		}
 	printf("packet damming: 2 READs of %d bytes, one RC QP, both sides ODP, "
 	       "fresh pages each run, %d runs per interval (times in us)\n",
@@ -368,8 +364,8 @@ static void bench_damming(const struct dp_case *c)
 	/*
 	 * Was a slow run taken off its CPU by another task of the guest (an
 	 * involuntary context switch while it ran), or held off it while it
-	 * spun in user space, where sroce does nothing (a gap of over 500 us
-	 * between two clock reads: an interrupt storm, or the host not
+	 * spun in user space, where sroce does nothing (a gap of over
+	 * STALL_US between two clock reads: an interrupt storm, or the host not
 	 * running the vCPU)?
 	 */
 	{
@@ -392,10 +388,10 @@ static void bench_damming(const struct dp_case *c)
 		       "context switch: pinned %d, ODP %d; ODP runs over 1 ms "
 		       "more than their twin: %d, of them preempted: %d\n",
 		       any[0], any[1], slow, slow_pre);
-		printf("packet damming stalls: runs held off the CPU over 500 us "
+		printf("packet damming stalls: runs held off the CPU over %d us "
 		       "while spinning in user space: pinned %d, ODP %d; of the "
 		       "ODP runs over 1 ms more than their twin: %d\n",
-		       gaps[0], gaps[1], slow_gap);
+		       STALL_US, gaps[0], gaps[1], slow_gap);
 	}
 	for (i = 0; i < NPOINTS; i++)
 		for (r = 0; r < RUNS; r++)
