@@ -81,12 +81,18 @@ struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
  *
  * User space writes it: an index claiming more WQEs than the ring holds is
  * hostile and puts the QP in error (nothing past the last sane index runs).
+ * Only once: every engine run and flush reads the index, and an error
+ * schedules the work item, which would otherwise requeue itself for as
+ * long as the index stays bad. Owner of the engines only.
  */
 u32 sroce_sq_prod(struct sroce_qp *qp)
 {
 	u32 n;
 
+	if (qp->sq_broken)
+		return qp->sq.cons;
 	if (sroce_ring_cons_count(&qp->sq, &n)) {
+		qp->sq_broken = true;
 		sroce_qp_error(qp, true, IB_EVENT_QP_FATAL);
 		return qp->sq.cons;
 	}
@@ -585,6 +591,7 @@ static void sroce_qp_enter_state(struct sroce_qp *qp, enum ib_qp_state cur,
 		skb_queue_purge(&qp->rx_req);
 		skb_queue_purge(&qp->rx_resp);
 		sroce_ring_reset(&qp->sq);
+		qp->sq_broken = false;
 		if (qp->has_rq)
 			sroce_ring_reset(&qp->rq.ring);
 		sroce_qp_init_engines(qp);

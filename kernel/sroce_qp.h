@@ -273,6 +273,8 @@ struct sroce_qp {
 	/* SQ doorbell suppression (sroce_exec.c): engines_active set, prod then. */
 	bool sq_active;
 	u32 sq_seen;
+	/* The SQ producer index was impossible once: ERROR, until RESET. */
+	bool sq_broken;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;
 	struct sroce_hdrs rx_h;		/* headers of the packet being handled */

@@ -202,3 +202,32 @@ long err_counter(const struct dp_dev *d, const char *name)
 	CHECK(v >= 0, "no counter %s on %s", name, d->name);
 	return v;
 }
+
+/* Busy and total jiffies of all CPUs, from the "cpu" line of /proc/stat. */
+static void cpu_jiffies(unsigned long long *busy, unsigned long long *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	CHECK(f, "/proc/stat: %m");
+	CHECK(fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		     &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8,
+	      "/proc/stat: no cpu line");
+	fclose(f);
+	/* user nice system idle iowait irq softirq steal */
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6];
+	*total = *busy + v[3] + v[4] + v[7];
+}
+
+void err_expect_cpus_idle(int ms, const char *what)
+{
+	unsigned long long b0, t0, b1, t1;
+
+	cpu_jiffies(&b0, &t0);
+	usleep(ms * 1000);
+	cpu_jiffies(&b1, &t1);
+	/* One CPU of the guest's two spinning is 50%; the idle guest is ~0. */
+	CHECK((b1 - b0) * 4 < t1 - t0 + 4,
+	      "%s: the CPUs were busy %llu of %llu jiffies while nothing ran (a kernel worker spinning?)",
+	      what, b1 - b0, t1 - t0);
+}

@@ -29,6 +29,11 @@ void err_expect_wc(struct ibv_cq *cq, enum ibv_wc_status st, uint64_t wr_id,
 uint32_t err_dead_key(struct ibv_pd *pd, void *addr, size_t len, int rkey);
 /* A counter of `rdma statistic show link <dev>/1` (fails if missing). */
 long err_counter(const struct dp_dev *d, const char *name);
+/*
+ * The guest's CPUs stay nearly idle for @ms while this process sleeps:
+ * no kernel worker left spinning (fails at a quarter of all CPU time).
+ */
+void err_expect_cpus_idle(int ms, const char *what);
 /* Move a QP to ERROR through modify_qp. */
 void err_modify_to_err(struct ibv_qp *qp);
 

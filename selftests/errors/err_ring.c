@@ -191,7 +191,9 @@ static void test_sq(const struct dp_case *c)
 	dp_expect_none(p.a.scq, 50, "requester send CQ");
 	err_expect_state(p.b.qp, IBV_QPS_RTS, "responder QP");
 	err_expect_no_event(p.b.dev->ctx, 50, "responder context");
-	NOTE("corrupt SQ producer index: QP_FATAL and ERROR at the doorbell");
+	/* The index stays bad: the QP's work item must not requeue itself. */
+	err_expect_cpus_idle(1000, "SQ with a corrupt producer index, in ERROR");
+	NOTE("corrupt SQ producer index: QP_FATAL and ERROR at the doorbell, no work left running");
 	dp_teardown(&p, d);
 }
 
