@@ -34,17 +34,22 @@ static enum sroce_qp_type sroce_qpt(enum ib_qp_type t)
  * @qpn: the QP number
  *
  * Returns the QP with a reference (drop it with sroce_qp_put()), or NULL.
- * Callable from softirq.
+ * Any context. The reference is taken under the xarray's lock, which
+ * destroy_qp's erase also takes: once the erase returns, no lookup can
+ * still hold the pointer without a reference, so destroy waits only for
+ * references (the QP's memory is freed by the core with no RCU grace
+ * period after destroy_qp returns).
  */
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
 {
 	struct sroce_qp *qp;
+	unsigned long flags;
 
-	rcu_read_lock();
+	xa_lock_irqsave(&sdev->qp_xa, flags);
 	qp = xa_load(&sdev->qp_xa, qpn);
 	if (qp && !refcount_inc_not_zero(&qp->ref))
 		qp = NULL;
-	rcu_read_unlock();
+	xa_unlock_irqrestore(&sdev->qp_xa, flags);
 	return qp;
 }
 
