@@ -10,7 +10,7 @@
  * destination address; Q_Key and P_Key checks are the UD responder's as
  * for any datagram (R1.5). Groups hold no QP reference: destroy_qp takes
  * its QP out of every group first, under the lock the receive path holds
- * while it delivers.
+ * while it takes its own references to the group's QPs.
  */
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
@@ -231,35 +231,41 @@ void sroce_mcast_fini(struct sroce_dev *sdev)
  * @skb:  validated packet (struct sroce_pkt filled), consumed
  *
  * Softirq or BH work. Only UD SENDs can be multicast; anything else, or a
- * group with no QP here, is dropped and counted as rx_drop_mcast.
+ * group with no QP here, is dropped and counted as rx_drop_mcast. The
+ * group's QPs are taken with a reference under the lock and fed after it
+ * is dropped: their engines run outside the device-wide lock, and a QP
+ * detached or destroyed meanwhile stays valid until its packet is handed
+ * over (destroy_qp waits for the reference).
  */
 void sroce_mcast_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 {
+	struct sroce_qp *qps[SROCE_MAX_MCAST_QP_ATTACH];
 	struct sroce_mcast *m = &sdev->mcast;
 	struct sroce_mcg *g;
 	union ib_gid dgid;
-	bool delivered = false;
-	u32 i;
+	u32 i, n = 0;
 
 	if (sroce_opcode_transport(sroce_pkt(skb)->opcode) != SROCE_TR_UD)
 		goto drop;
 	sroce_pkt_dgid(skb, &dgid);
 	spin_lock(&m->lock);
 	g = sroce_mcg_find(m, &dgid);
-	for (i = 0; g && i < g->nqps; i++) {
-		struct sk_buff *c = i + 1 < g->nqps ? skb_clone(skb, GFP_ATOMIC) : skb;
-
-		if (!c) {
-			sroce_count(sdev, SROCE_CNT_DROP_NO_MEM);
-			continue;
-		}
-		sroce_qp_deliver(g->qps[i], c);
-		if (c == skb)
-			delivered = true;
-	}
+	for (i = 0; g && i < g->nqps; i++)
+		if (refcount_inc_not_zero(&g->qps[i]->ref))
+			qps[n++] = g->qps[i];
 	spin_unlock(&m->lock);
-	if (delivered)
-		return;
+	if (!n)
+		goto drop;
+	for (i = 0; i < n; i++) {
+		struct sk_buff *c = i + 1 < n ? skb_clone(skb, GFP_ATOMIC) : skb;
+
+		if (c)
+			sroce_qp_deliver(qps[i], c);
+		else
+			sroce_count(sdev, SROCE_CNT_DROP_NO_MEM);
+		sroce_qp_put(qps[i]);
+	}
+	return;
 drop:
 	sroce_count(sdev, SROCE_CNT_DROP_MCAST);
 	kfree_skb(skb);
