@@ -73,31 +73,43 @@ MODULE_PARM_DESC(doorbell_faults,
 		 "An ODP fault met in a receive softirq that runs inside a doorbell is resolved by that doorbell's caller before it returns, not by a work item (default on)");
 
 /*
- * The doorbell caller running on this CPU, if its QP streams (see
- * sroce_qp_streams()): the receive softirqs its transmits trigger run in
+ * A doorbell caller running the engines (sroce_qp_run_inline()), on its
+ * stack. The receive softirqs its transmits trigger run on top of it, in
  * its system call (the veth hands packets to this CPU's backlog, drained
- * when the caller turns BHs on again) and leave other QPs' engines to an
- * unbound worker (sroce_qp_rx_handoff()), so that the caller returns and
- * posts again while another CPU answers, rather than doing the peer's
- * work of every message in its own system call before it may post the
- * next. Written with migration off by the doorbell caller only.
+ * when the caller turns BHs on again):
+ * - if its QP streams (see sroce_qp_streams()), they leave other QPs'
+ *   engines to an unbound worker (sroce_qp_rx_handoff()), so that the
+ *   caller returns and posts again while another CPU answers, rather than
+ *   doing the peer's work of every message in its own system call;
+ * - an ODP fault they meet on a QP of the caller's process is left to the
+ *   caller (fault_qp, holding a reference), which may sleep and resolves
+ *   it before its system call returns (sroce_qp_fault_to_caller()).
+ *
+ * The per-CPU pointer sroce_doorbell names the caller's context while it
+ * runs here. The caller may sleep (an ODP fault of its own) with only
+ * migration disabled, and another doorbell caller may then run on this
+ * CPU and take the pointer over: so a softirq uses a context only if it
+ * belongs to the task it interrupted (task == current), and a caller
+ * clears the pointer on its way out only if it still names its own
+ * context. The pointer never outlives the context: only the context's
+ * owner set it, and that owner clears it before returning unless another
+ * caller replaced it meanwhile.
  */
-struct sroce_poster {
+struct sroce_doorbell_ctx {
 	struct task_struct *task;
-	struct sroce_qp *qp;
-	/*
-	 * Any doorbell caller running engines on this CPU (streaming or not),
-	 * and a QP whose engines met an ODP fault in a receive softirq run on
-	 * top of it (holding a reference): the caller, which may sleep,
-	 * resolves that fault before its system call returns
-	 * (sroce_qp_fault_to_caller()). Written with migration off by the
-	 * caller, the slot also by softirqs on its CPU; this_cpu ops only.
-	 */
-	struct task_struct *db_task;
-	struct sroce_qp *fault_qp;
+	struct sroce_qp *stream_qp;	/* the caller's QP if it streams */
+	struct sroce_qp *fault_qp;	/* a fault left to the caller */
 };
 
-static DEFINE_PER_CPU(struct sroce_poster, sroce_poster);
+static DEFINE_PER_CPU(struct sroce_doorbell_ctx *, sroce_doorbell);
+
+/* The context of the doorbell caller this softirq interrupted, or NULL. */
+static struct sroce_doorbell_ctx *sroce_doorbell_here(void)
+{
+	struct sroce_doorbell_ctx *ctx = this_cpu_read(sroce_doorbell);
+
+	return ctx && ctx->task == current ? ctx : NULL;
+}
 
 static unsigned int sq_poll_us;
 module_param(sq_poll_us, uint, 0644);
@@ -474,18 +486,17 @@ void sroce_qp_unbound_work(struct work_struct *work)
  */
 static bool sroce_qp_fault_to_caller(struct sroce_qp *qp)
 {
-	if (!READ_ONCE(doorbell_faults) || !qp->owner_mm ||
-	    this_cpu_read(sroce_poster.db_task) != current ||
+	struct sroce_doorbell_ctx *ctx = sroce_doorbell_here();
+
+	if (!READ_ONCE(doorbell_faults) || !qp->owner_mm || !ctx ||
 	    qp->owner_mm != current->mm)
 		return false;
-	if (this_cpu_read(sroce_poster.fault_qp) == qp)
+	if (ctx->fault_qp == qp)
 		return true;
-	if (!refcount_inc_not_zero(&qp->ref))
+	if (ctx->fault_qp || !refcount_inc_not_zero(&qp->ref))
 		return false;
-	if (!this_cpu_cmpxchg(sroce_poster.fault_qp, NULL, qp))
-		return true;
-	sroce_qp_put(qp);
-	return false;
+	ctx->fault_qp = qp;
+	return true;
 }
 
 /*
@@ -507,11 +518,10 @@ static void sroce_qp_fault_run(struct sroce_qp *qp)
 
 /*
  * Run the engines here and now if nobody does; else the owner is kicked.
- * @streams: a doorbell caller whose QP streams (sroce_poster).
+ * @streams: a doorbell caller whose QP streams (struct sroce_doorbell_ctx).
  */
 static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 {
-	struct sroce_qp *fault_qp;
 	bool more;
 
 	if (!READ_ONCE(inline_engines)) {
@@ -532,19 +542,19 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 		    sroce_qp_fault_to_caller(qp))
 			return;
 	} else {
+		struct sroce_doorbell_ctx ctx = {
+			.task = current,
+			.stream_qp = streams ? qp : NULL,
+		};
+
 		migrate_disable();
-		this_cpu_write(sroce_poster.db_task, current);
-		if (streams) {
-			this_cpu_write(sroce_poster.task, current);
-			this_cpu_write(sroce_poster.qp, qp);
-		}
+		this_cpu_write(sroce_doorbell, &ctx);
 		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false);
-		this_cpu_write(sroce_poster.task, NULL);
-		this_cpu_write(sroce_poster.db_task, NULL);
-		fault_qp = this_cpu_xchg(sroce_poster.fault_qp, NULL);
+		/* Softirqs see the context only while the pointer names it. */
+		this_cpu_cmpxchg(sroce_doorbell, &ctx, NULL);
 		migrate_enable();
-		if (fault_qp)
-			sroce_qp_fault_run(fault_qp);
+		if (ctx.fault_qp)
+			sroce_qp_fault_run(ctx.fault_qp);
 	}
 	if (more)
 		sroce_qp_schedule(qp);
@@ -652,7 +662,7 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 /*
  * Does a received packet (@mask: its opcode's SROCE_M_*) go to an unbound
  * worker rather than through the engines here? Only inside the doorbell of
- * a poster that streams (sroce_poster), never for the poster's own QP, and
+ * a poster that streams (struct sroce_doorbell_ctx), never for the poster's own QP, and
  * only for a request that is a whole message by itself and asks for no
  * data back: an ATOMIC, a SEND or WRITE ONLY. Its cost is the overhead of
  * a message, which another CPU can overlap with the poster's next ones. A
@@ -662,10 +672,13 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
  */
 static bool sroce_qp_rx_handoff(struct sroce_qp *qp, u32 mask)
 {
-	return (mask & (SROCE_M_REQ | SROCE_M_ONLY | SROCE_M_READ)) ==
-	       (SROCE_M_REQ | SROCE_M_ONLY) &&
-	       this_cpu_read(sroce_poster.task) == current &&
-	       this_cpu_read(sroce_poster.qp) != qp;
+	struct sroce_doorbell_ctx *ctx;
+
+	if ((mask & (SROCE_M_REQ | SROCE_M_ONLY | SROCE_M_READ)) !=
+	    (SROCE_M_REQ | SROCE_M_ONLY))
+		return false;
+	ctx = sroce_doorbell_here();
+	return ctx && ctx->stream_qp && ctx->stream_qp != qp;
 }
 
 /*
