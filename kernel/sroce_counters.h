@@ -27,6 +27,7 @@
 	X(DROP_NO_RECV_WQE, "rx_drop_no_recv_wqe")			\
 	X(DROP_MCAST, "rx_drop_mcast")					\
 	X(DROP_CNP, "rx_drop_cnp")					\
+	X(DROP_RX_QUEUE_FULL, "rx_drop_queue_full")			\
 	/* dropped by a test's fault rule (Documentation/fault-injection.md) */ \
 	X(FAULT_TX_DROP, "fault_tx_drops")				\
 	X(FAULT_RX_DROP, "fault_rx_drops")				\

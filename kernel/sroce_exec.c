@@ -703,6 +703,7 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_dev *sdev = qp->sdev;
+	struct sk_buff_head *q;
 	bool handoff;
 
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
@@ -718,9 +719,16 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
+	q = pkt->mask & SROCE_M_REQ ? &qp->rx_req : &qp->rx_resp;
+	/* A peer flooding a QP whose engines cannot run must not grow it. */
+	if (skb_queue_len_lockless(q) >= SROCE_MAX_RX_QUEUE) {
+		sroce_count(sdev, SROCE_CNT_DROP_RX_QUEUE_FULL);
+		kfree_skb(skb);
+		sroce_qp_run_inline(qp, true, false);
+		return;
+	}
 	handoff = sroce_qp_rx_handoff(qp, pkt->mask);
-	skb_queue_tail(pkt->mask & SROCE_M_REQ ? &qp->rx_req : &qp->rx_resp,
-		       skb);
+	skb_queue_tail(q, skb);
 	if (handoff) {
 		sroce_count(sdev, SROCE_CNT_RX_HANDOFF);
 		sroce_qp_schedule_unbound(qp);
