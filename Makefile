@@ -63,7 +63,7 @@ bench-odp: module provider selftests
 	scripts/bench/odp-flood
 	scripts/bench/odp-plot
 bench-reliability: module provider selftests
-	scripts/vm/run-qemu.sh -t 3000 scripts/bench/reliability.sh
+	SROCE_GUEST_DEBUG=0 scripts/vm/run-qemu.sh -t 3000 scripts/bench/reliability.sh
 
 clean:
 	rm -rf build

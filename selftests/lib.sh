@@ -106,11 +106,15 @@ devinfo_field() {
 		index($0, k ":") == 1 { sub(/^[^:]*:[ \t]*/, ""); print; exit }'
 }
 
-# Kernel log lines that mean a bug, since the mark set by dmesg_mark.
+# Kernel log lines that mean a bug: oopses, WARNs, SLUB debug and KFENCE
+# reports, KASAN, UBSAN, lockdep, kmemleak, hung tasks (scripts/vm/
+# run-qemu.sh turns the stock kernel's checks on, the debug kernel has the
+# rest). The same expression scans the console on the host.
+KERNEL_REPORT_RE='BUG|WARNING|Oops|general protection|Kernel panic|refcount_t|leak|UBSAN|KASAN|KFENCE|INFO: task|INFO: possible|INFO: rcu|inconsistent lock state|kmemleak|hung_task'
+# ... since the mark set by dmesg_mark.
 dmesg_mark() { DMESG_MARK=$(dmesg | wc -l); }
 dmesg_bugs() {
-	dmesg | tail -n +"$((${DMESG_MARK:-0} + 1))" |
-		grep -E "BUG|WARNING|Oops|general protection|refcount_t|leak|UBSAN|KASAN|INFO: task" || true
+	dmesg | tail -n +"$((${DMESG_MARK:-0} + 1))" | grep -E "$KERNEL_REPORT_RE" || true
 }
 check_dmesg() {
 	local bugs

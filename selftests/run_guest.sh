@@ -25,13 +25,21 @@ for t in "${tests[@]}"; do
 	n=$((n + 1))
 	log=$(mktemp)
 	read -r -a words <<<"$t"	# a test may carry arguments
+	dmesg_mark
 	timeout -k 5 "${timeout_s:-300}" bash "$TOP/selftests/${words[0]}" "${words[@]:1}" >"$log" 2>&1
 	rc=$?
+	# Any kernel report during a test fails it, whatever the test said.
+	bugs=$(dmesg_bugs)
+	if [ -n "$bugs" ]; then
+		echo "$bugs" | sed 's/^/# kernel report: /' >>"$log"
+		[ $rc = 0 ] || [ $rc = 4 ] && rc=3
+	fi
 	sed 's/^/# /; s/^# # /# /' "$log" | tee -a "$out"
 	case $rc in
 	0) echo "ok $n $t" ;;
 	4) echo "ok $n $t # SKIP" ;;
 	124) echo "not ok $n $t # TIMEOUT" ;;
+	3) echo "not ok $n $t # kernel report" ;;
 	*) echo "not ok $n $t # exit=$rc" ;;
 	esac | tee -a "$out"
 	rm -f "$log"

@@ -7,6 +7,8 @@
 # Always ends: QEMU is killed after the timeout (exit 124).
 # SROCE_KERNEL_ARGS: more guest kernel parameters, e.g. "isolcpus=nohz,domain,1
 # nohz_full=1 rcu_nocbs=1" to give a benchmark a CPU of its own.
+# SROCE_GUEST_DEBUG=0: boot without the stock kernel's debugging checks
+# (benchmarks do: they slow allocations down); on by default, see below.
 # SROCE_MEM_PREALLOC=1: back all guest RAM with host memory at start
 # (-mem-prealloc), so that the guest's first use of a page does not also
 # fault (and zero a huge page) in the host: a benchmark that allocates
@@ -41,19 +43,38 @@ mkdir -p "$SROCE_BUILD"
 console=$SROCE_BUILD/guest-console.$$.log
 trap 'mv -f "$console" "$SROCE_BUILD/guest-console.log" 2>/dev/null' EXIT
 
-log "booting guest (TCG, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s): $script $*"
+# The debugging Debian's own kernel carries, on for every run that is not
+# a benchmark: SLUB sanity checks, red zones, poisoning and owner tracking,
+# KFENCE sampling an allocation every millisecond, a report of any task
+# blocked 30 s, and a panic at any WARN, so that the run stops where it
+# happened. loglevel=5 puts WARNs on the console beside the errors.
+debug_args=""
+[ "${SROCE_GUEST_DEBUG:-1}" = 0 ] ||
+	debug_args="slub_debug=FZPU kfence.sample_interval=1 hung_task_timeout_secs=30 panic_on_warn=1"
+loglevel=$([ -n "$debug_args" ] && echo 5 || echo 4)
+
+log "booting guest (TCG, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s${debug_args:+, debug checks}): $script $*"
 rc=0
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 	-machine q35,accel=tcg -cpu max -smp "$cpus" -m "$mem" \
 	${SROCE_MEM_PREALLOC:+-mem-prealloc} \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$kernel" -initrd "$SROCE_INITRD" \
-	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=$loglevel $debug_args sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
 	-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
 	-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
 	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce \
 	-device virtio-rng-pci </dev/null 2>&1 | tee "$console" || rc=$?
+# A kernel report on the console (a panic ends the guest before its exit
+# line; a report the test scripts did not catch) is shown here and fails
+# the run. Kernel lines only (timestamped); the expression is the guest
+# selftests' (selftests/lib.sh).
+KERNEL_REPORT_RE=$(sed -n "s/^KERNEL_REPORT_RE='\(.*\)'$/\1/p" "$SROCE_TOP/selftests/lib.sh")
+reports=$(tr -d '\r' <"$console" | grep -E '^\[ *[0-9]+\.[0-9]+\] ' |
+	grep -E "$KERNEL_REPORT_RE" | head -40 || true)
+[ -n "$reports" ] && { log "kernel reports on the guest console:"; echo "$reports" >&2; }
 [ "$rc" = 124 ] && { log "guest timed out after ${timeout_s}s"; exit 124; }
 grc=$(tr -d '\r' <"$console" | sed -n 's/.*SROCE-GUEST-EXIT=\([0-9][0-9]*\).*/\1/p' | tail -1)
 [ -n "$grc" ] || { log "guest ended without an exit status (crash?)"; exit 125; }
+[ -z "$reports" ] || [ "$grc" != 0 ] || { log "the guest passed, but the kernel reported a problem"; exit 126; }
 exit "$grc"
