@@ -529,6 +529,8 @@ bool sroce_req_run(struct sroce_qp *qp)
 			sroce_req_local(qp, sw, idx);
 			qp->req.cur++;
 			progress = true;
+			/* A ring of local WQEs is work too (softirq time). */
+			budget--;
 			continue;
 		}
 		if (!sroce_req_may_start(qp, sw))
