@@ -768,7 +768,7 @@ static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_hdrs *h)
 static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
-	s32 d = psn_diff(h->psn, qp->resp.epsn);
+	s32 d = psn_resp_diff(h->psn, qp->resp.epsn);
 	bool rc = qp->type == SROCE_QPT_RC, done;
 
 	if (d > 0) {

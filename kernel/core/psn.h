@@ -83,4 +83,19 @@ static inline bool psn_in_range(u32 psn, u32 first, u32 last)
 	return psn_diff(psn, first) >= 0 && psn_diff(last, psn) >= 0;
 }
 
+/*
+ * psn_resp_diff - a request's PSN against the responder's ePSN: 0 for the
+ * expected one, > 0 in the invalid region ahead (a gap), < 0 in the
+ * duplicate region. The duplicate region is the 2^23 PSNs before ePSN
+ * (IBA 9.7.5.1.1), so the PSN exactly half the space away is a duplicate
+ * here, where psn_diff() calls it ahead: the first PSN of a READ that
+ * used 2^23 PSNs (2^31 bytes at MTU 256), sent again, is that far behind.
+ */
+static inline s32 psn_resp_diff(u32 psn, u32 epsn)
+{
+	s32 d = psn_diff(psn, epsn);
+
+	return d == (s32)SROCE_PSN_HALF ? -d : d;
+}
+
 #endif /* SROCE_CORE_PSN_H */

@@ -94,3 +94,21 @@ TEST(psn_in_range_wrap)
 	ASSERT_TRUE(psn_in_range(10, 10, 10));
 	ASSERT_FALSE(psn_in_range(11, 10, 10));
 }
+
+/*
+ * seed-rules R2.8, R2.6: at the responder the PSN half the space away is
+ * in the duplicate region: a 2^31-byte READ at MTU 256 uses 2^23 PSNs, and
+ * its request sent again must be answered as a duplicate, not NAKed as a
+ * sequence error for ever.
+ */
+TEST(psn_resp_diff_regions)
+{
+	ASSERT_EQ(psn_resp_diff(5, 5), 0);
+	ASSERT_EQ(psn_resp_diff(6, 5), 1);
+	ASSERT_EQ(psn_resp_diff(4, 5), -1);
+	ASSERT_EQ(psn_resp_diff(0x7fffff, 0), 0x7fffff);	/* last invalid */
+	ASSERT_EQ(psn_resp_diff(0x800000, 0), -0x800000);	/* first duplicate */
+	ASSERT_EQ(psn_resp_diff(0, 0x800000), -0x800000);	/* the READ case */
+	ASSERT_EQ(psn_resp_diff(0xfffff0 + 0x800000, 0xfffff0), -0x800000);
+	ASSERT_GT(psn_diff(0x800000, 0), 0);	/* the requester's view stays */
+}
