@@ -609,11 +609,20 @@ static void sroce_mr_release(struct sroce_mr *mr)
 	kfree(mr);
 }
 
+/*
+ * A DMA MR covers all kernel memory at its kernel virtual addresses: with
+ * remote rights its R_Key would let any peer read or write any kernel
+ * address (and crash the kernel on an unmapped one). Local rights only,
+ * which is all the core's PDs ask for (local_dma_lkey); a PD with
+ * IB_PD_UNSAFE_GLOBAL_RKEY gets -EINVAL.
+ */
 static struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access)
 {
 	struct sroce_dev *sdev = to_sroce_dev(ibpd->device);
 	struct sroce_mr *mr;
 
+	if (access & ~IB_ACCESS_LOCAL_WRITE)
+		return ERR_PTR(-EINVAL);
 	mr = sroce_mr_new(sdev, ibpd, SROCE_MR_DMA);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
