@@ -185,6 +185,7 @@ void sroce_mr_put(struct sroce_mr *mr)
  * Kernel virtual address of MR byte @iova and how many bytes follow it
  * contiguously (within the page for page-based MRs). NULL if @iova is not
  * backed. User pages are returned through *page for kmap_local_page.
+ * Not for ODP MRs; for fast-registration MRs with mr->lock held.
  */
 static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
 			    unsigned int *off, u64 *room)
@@ -207,6 +208,7 @@ static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
 		*room = PAGE_SIZE - *off;
 		return NULL;
 	case SROCE_MR_FAST:
+		lockdep_assert_held(&mr->lock);
 		psz = 1ULL << mr->page_shift;
 		pos = (mr->iova & (psz - 1)) + (iova - mr->iova);
 		if (pos >> mr->page_shift >= mr->fr_npages)
@@ -214,31 +216,15 @@ static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
 		idx = pos >> mr->page_shift;
 		*off = pos & (psz - 1);
 		*room = psz - *off;
-		return (void *)(uintptr_t)(mr->page_list[idx] + *off);
+		return (void *)(uintptr_t)(mr->fr_pages[idx] + *off);
 	case SROCE_MR_ODP:
 		break;		/* sroce_odp.c: pages are faulted in */
 	}
 	return NULL;
 }
 
-/**
- * sroce_mr_copy - copy between a buffer and an MR's memory
- * @mr: an MR returned by sroce_mr_lookup() for a range covering the copy
- * @iova: first MR byte
- * @buf: kernel buffer
- * @len: bytes
- * @dir: SROCE_TO_MR or SROCE_FROM_MR
- *
- * Any context the engines run in. On an ODP MR a page fault is resolved
- * in process context (sleeps) and refused in atomic context with
- * -EWOULDBLOCK: the caller must then leave the packet or WQE as it was
- * (part of the bytes may be copied) and call sroce_qp_defer(), so that
- * the QP's work item does it again (sroce_odp.c). Returns 0, -EWOULDBLOCK,
- * or -EFAULT if part of the range is outside the MR or (ODP) cannot be
- * mapped.
- */
-int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
-		  enum sroce_copy_dir dir)
+static int sroce_mr_copy_pages(struct sroce_mr *mr, u64 iova, void *buf,
+			       u32 len, enum sroce_copy_dir dir)
 {
 	struct page *page;
 	unsigned int off = 0;
@@ -246,10 +232,6 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 	void *va;
 	u32 n;
 
-	if (!sroce_range_ok(mr->iova, mr->length, iova, len))
-		return -EFAULT;
-	if (mr->type == SROCE_MR_ODP)
-		return sroce_odp_copy(mr, iova, buf, len, dir);
 	while (len) {
 		va = sroce_mr_chunk(mr, iova, &page, &off, &room);
 		if (!va && !page)
@@ -271,8 +253,56 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 }
 
 /*
- * The page holding MR byte @iova and its offset there (not for ODP MRs).
- * NULL if not backed.
+ * A fast-registration MR's translation changes with each REG_MR and
+ * invalidation: the copy is made under mr->lock, from one consistent view
+ * of it, and only while it is valid, so that no byte moves once a
+ * LOCAL_INV or SEND_WITH_INV has invalidated it. The engines copy at most
+ * one packet's payload per call.
+ */
+static int sroce_mr_copy_fast(struct sroce_mr *mr, u64 iova, void *buf,
+			      u32 len, enum sroce_copy_dir dir)
+{
+	unsigned long flags;
+	int err = -EFAULT;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	if (mr->valid && sroce_range_ok(mr->iova, mr->length, iova, len))
+		err = sroce_mr_copy_pages(mr, iova, buf, len, dir);
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return err;
+}
+
+/**
+ * sroce_mr_copy - copy between a buffer and an MR's memory
+ * @mr: an MR returned by sroce_mr_lookup() for a range covering the copy
+ * @iova: first MR byte
+ * @buf: kernel buffer
+ * @len: bytes
+ * @dir: SROCE_TO_MR or SROCE_FROM_MR
+ *
+ * Any context the engines run in. On an ODP MR a page fault is resolved
+ * in process context (sleeps) and refused in atomic context with
+ * -EWOULDBLOCK: the caller must then leave the packet or WQE as it was
+ * (part of the bytes may be copied) and call sroce_qp_defer(), so that
+ * the QP's work item does it again (sroce_odp.c). Returns 0, -EWOULDBLOCK,
+ * or -EFAULT if part of the range is outside the MR, (ODP) cannot be
+ * mapped, or (fast registration) the MR was invalidated since the lookup.
+ */
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
+		  enum sroce_copy_dir dir)
+{
+	if (mr->type == SROCE_MR_FAST)
+		return sroce_mr_copy_fast(mr, iova, buf, len, dir);
+	if (!sroce_range_ok(mr->iova, mr->length, iova, len))
+		return -EFAULT;
+	if (mr->type == SROCE_MR_ODP)
+		return sroce_odp_copy(mr, iova, buf, len, dir);
+	return sroce_mr_copy_pages(mr, iova, buf, len, dir);
+}
+
+/*
+ * The page holding MR byte @iova and its offset there (not for ODP MRs;
+ * for fast-registration MRs with mr->lock held). NULL if not backed.
  */
 static struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
 					  unsigned int *offset)
@@ -343,19 +373,34 @@ void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig)
 {
-	unsigned int off;
+	unsigned long flags = 0;
 	struct page *page;
+	unsigned int off;
+	int err = -EFAULT;
 
-	if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
-		return -EFAULT;
-	if (mr->type == SROCE_MR_ODP)
+	if (mr->type == SROCE_MR_ODP) {
+		if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
+			return -EFAULT;
 		return sroce_odp_atomic(mr, iova, cmp_swap, swap_add, comp,
 					orig);
+	}
+	/* As in sroce_mr_copy_fast(): under the lock, only while valid. */
+	if (mr->type == SROCE_MR_FAST) {
+		spin_lock_irqsave(&mr->lock, flags);
+		if (!mr->valid)
+			goto out;
+	}
+	if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
+		goto out;
 	page = sroce_mr_iova_to_page(mr, iova, &off);
 	if (!page)
-		return -EFAULT;
+		goto out;
 	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
-	return 0;
+	err = 0;
+out:
+	if (mr->type == SROCE_MR_FAST)
+		spin_unlock_irqrestore(&mr->lock, flags);
+	return err;
 }
 
 /**
@@ -491,17 +536,21 @@ int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,
  * @access: IB_ACCESS_* of the registration
  *
  * Any context. The MR must be invalid (never registered or invalidated).
- * Returns 0 or -EINVAL.
+ * The page list map_mr_sg made is copied: the registration does not
+ * change until the MR is invalidated and registered again, whatever
+ * map_mr_sg does meanwhile. Returns 0 or -EINVAL.
  */
 int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,
 		      struct sroce_mr *mr, u32 key, int access)
 {
+	u32 npages = min(READ_ONCE(mr->nmapped), mr->max_pages);
+	u32 page_size = READ_ONCE(mr->ibmr.page_size);
 	unsigned long flags;
 	int err = 0;
 
 	if (mr->type != SROCE_MR_FAST || (key >> 8) != mr->key.index ||
-	    mr->ibmr.pd != &pd->ibpd || !mr->nmapped ||
-	    !is_power_of_2(mr->ibmr.page_size) || !sroce_mr_access_ok(access))
+	    mr->ibmr.pd != &pd->ibpd || !npages ||
+	    !is_power_of_2(page_size) || !sroce_mr_access_ok(access))
 		return -EINVAL;
 	spin_lock_irqsave(&mr->lock, flags);
 	if (mr->valid) {
@@ -514,8 +563,10 @@ int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,
 		mr->access = access;
 		mr->iova = mr->ibmr.iova;
 		mr->length = mr->ibmr.length;
-		mr->page_shift = ilog2(mr->ibmr.page_size);
-		mr->fr_npages = mr->nmapped;
+		mr->page_shift = ilog2(page_size);
+		memcpy(mr->fr_pages, mr->page_list,
+		       npages * sizeof(*mr->fr_pages));
+		mr->fr_npages = npages;
 		mr->valid = true;
 	}
 	spin_unlock_irqrestore(&mr->lock, flags);
@@ -554,14 +605,24 @@ static void sroce_mr_release(struct sroce_mr *mr)
 		ib_umem_release(mr->umem);
 	kvfree(mr->pages);
 	kfree(mr->page_list);
+	kfree(mr->fr_pages);
 	kfree(mr);
 }
 
+/*
+ * A DMA MR covers all kernel memory at its kernel virtual addresses: with
+ * remote rights its R_Key would let any peer read or write any kernel
+ * address (and crash the kernel on an unmapped one). Local rights only,
+ * which is all the core's PDs ask for (local_dma_lkey); a PD with
+ * IB_PD_UNSAFE_GLOBAL_RKEY gets -EINVAL.
+ */
 static struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access)
 {
 	struct sroce_dev *sdev = to_sroce_dev(ibpd->device);
 	struct sroce_mr *mr;
 
+	if (access & ~IB_ACCESS_LOCAL_WRITE)
+		return ERR_PTR(-EINVAL);
 	mr = sroce_mr_new(sdev, ibpd, SROCE_MR_DMA);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
@@ -737,7 +798,8 @@ static struct ib_mr *sroce_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
 	mr->page_list = kcalloc(max_num_sg, sizeof(*mr->page_list), GFP_KERNEL);
-	if (!mr->page_list) {
+	mr->fr_pages = kcalloc(max_num_sg, sizeof(*mr->fr_pages), GFP_KERNEL);
+	if (!mr->page_list || !mr->fr_pages) {
 		sroce_key_remove(sdev, &mr->key);
 		sroce_mr_release(mr);
 		return ERR_PTR(-ENOMEM);
@@ -776,7 +838,10 @@ static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	/* Windows bound to it must be unbound or freed first. */
 	if (atomic_read(&mr->num_mw))
 		return -EBUSY;
-	/* Waits for the packets in flight that looked it up. */
+	/*
+	 * Waits for the packets in flight that looked it up: one packet
+	 * each, never a whole message (see sroce_mr.h).
+	 */
 	sroce_key_remove(sdev, &mr->key);
 	sroce_mr_release(mr);
 	return 0;

@@ -7,7 +7,10 @@
  * variant. Lookups take the xarray lock (irqsave: engines run in softirq)
  * and a reference; deregistration removes the index and then waits until
  * the last reference is gone, so a looked-up object stays valid until
- * sroce_mr_put().
+ * sroce_mr_put(). The engines hold a reference only while they handle one
+ * packet or work request, never across the packets of a message (the
+ * responder looks the R_Key up for each one), so that wait never depends
+ * on a peer.
  */
 #ifndef SROCE_MR_H
 #define SROCE_MR_H
@@ -83,8 +86,12 @@ struct sroce_mr {
 	struct mutex odp_child_lock;	/* adding to odp_children */
 
 	/*
-	 * SROCE_MR_FAST: written by map_mr_sg (process context, by the MR's
-	 * owner, before it posts the REG_MR that uses it).
+	 * SROCE_MR_FAST: page_list and nmapped are written by map_mr_sg
+	 * (process context, by the MR's owner, before it posts the REG_MR
+	 * that uses it) and read by REG_MR, which copies them into fr_pages
+	 * under lock: a later map_mr_sg does not change a registration in
+	 * use, and the engines never read page_list. max_pages (the length
+	 * of both arrays) is constant.
 	 */
 	u64 *page_list;
 	u32 max_pages;
@@ -93,7 +100,9 @@ struct sroce_mr {
 	/*
 	 * lock (spin_lock_irqsave: REG_MR and invalidation run in the
 	 * engines) protects the registration below; lookups read it under
-	 * the lock. ibmr.lkey/rkey mirror lkey/rkey.
+	 * the lock, and so do copies to and from a fast-registration MR
+	 * (its translation changes with each REG_MR). ibmr.lkey/rkey mirror
+	 * lkey/rkey.
 	 */
 	spinlock_t lock;
 	bool valid;
@@ -102,6 +111,7 @@ struct sroce_mr {
 	u64 iova, length;
 	u32 page_shift;			/* SROCE_MR_FAST: of page_list */
 	u32 fr_npages;			/* SROCE_MR_FAST: pages registered */
+	u64 *fr_pages;			/* SROCE_MR_FAST: their kernel VAs */
 
 	atomic_t num_mw;		/* windows bound to this MR */
 };

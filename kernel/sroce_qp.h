@@ -129,7 +129,6 @@ struct sroce_rd_res {
 	u32 length;
 	u32 sent;			/* READ: bytes already sent */
 	u64 orig;			/* ATOMIC: value before the operation */
-	struct sroce_mr *mr;		/* READ: held while responses go out */
 };
 
 /* Responder. Work-item private. */
@@ -144,8 +143,11 @@ struct sroce_resp {
 	struct sroce_recv_wqe rwqe;
 	struct sroce_sge rsge[SROCE_MAX_SGE_HARD];
 	u32 roffset;			/* bytes received into it */
-	/* current RDMA WRITE */
-	struct sroce_mr *wmr;
+	/*
+	 * Current RDMA WRITE. No MR is held between its packets: each one
+	 * looks its R_Key up again (sroce_resp.c).
+	 */
+	u32 wrkey;
 	u64 wva;
 	u32 wleft;
 	u32 wlen;			/* the WRITE's total length (RETH) */

@@ -155,10 +155,6 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
 				    IB_WC_LOC_ACCESS_ERR : IB_WC_WR_FLUSH_ERR;
 		sroce_resp_recv_cqe(qp, wc_status, IB_WC_RECV, 0, 0, 0, NULL, false);
 	}
-	if (qp->resp.wmr) {
-		sroce_mr_put(qp->resp.wmr);
-		qp->resp.wmr = NULL;
-	}
 	sroce_qp_error(qp, false, event);
 }
 
@@ -351,13 +347,30 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 	return true;
 }
 
+/*
+ * The MR behind @rkey for @len bytes at @va, checked again for one packet
+ * of a WRITE or one READ response: an RNIC checks the R_Key of every
+ * packet, so once the MR or window is invalidated or deregistered the rest
+ * of the message fails (seed-rules R3.4, R3.5). The reference is put when
+ * that packet is done, never kept between packets: a deregistration never
+ * waits for a message the peer does not finish.
+ */
+static struct sroce_mr *sroce_resp_rkey_mr(struct sroce_qp *qp, u32 rkey,
+					   u64 va, u64 len, int access)
+{
+	enum sroce_mr_err merr;
+
+	return sroce_mr_lookup(qp->sdev, rkey, true, qp->pd, qp->qpn, va, len,
+			       access, &merr);
+}
+
 /* RDMA WRITE FIRST/MIDDLE/LAST/ONLY (+ immediate). */
 static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_resp *r = &qp->resp;
 	u8 *payload = sroce_pkt_payload(skb);
-	enum sroce_mr_err merr;
+	struct sroce_mr *mr = NULL;
 	int err;
 
 	if (!payload)
@@ -377,18 +390,25 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		r->wva = h->reth.va;
 		r->wleft = h->reth.len;
 		r->wlen = h->reth.len;
-		r->wmr = NULL;
-		/* A zero-length WRITE checks no R_Key (IBA 9.4.4). */
+		r->wrkey = h->reth.rkey;
+		/*
+		 * The whole range is checked once, here; each packet's part
+		 * of it again below. A zero-length WRITE checks no R_Key
+		 * (IBA 9.4.4).
+		 */
 		if (h->reth.len && (qp->attr.access & IB_ACCESS_REMOTE_WRITE))
-			r->wmr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd,
-						 qp->qpn, h->reth.va, h->reth.len,
-						 IB_ACCESS_REMOTE_WRITE, &merr);
-		if (h->reth.len && !r->wmr) {
+			mr = sroce_resp_rkey_mr(qp, h->reth.rkey, h->reth.va,
+						h->reth.len,
+						IB_ACCESS_REMOTE_WRITE);
+		if (h->reth.len && !mr) {
 			/* R3.4: bad R_Key, range or access */
 			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
 					IB_EVENT_QP_ACCESS_ERR, 0);
 			return false;
 		}
+		if (mr)
+			sroce_mr_put(mr);
+		mr = NULL;
 	}
 	if (h->payload_len > r->wleft ||
 	    ((h->mask & SROCE_M_END) && h->payload_len != r->wleft)) {
@@ -396,19 +416,30 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
 		return false;
 	}
-	err = h->payload_len ? sroce_mr_copy(r->wmr, r->wva, payload,
-					     h->payload_len, SROCE_TO_MR) : 0;
+	if (h->payload_len) {
+		mr = sroce_resp_rkey_mr(qp, r->wrkey, r->wva, h->payload_len,
+					IB_ACCESS_REMOTE_WRITE);
+		if (!mr) {
+			/* R3.4, R3.5: invalidated or deregistered meanwhile */
+			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+					IB_EVENT_QP_ACCESS_ERR, 0);
+			return false;
+		}
+	}
+	err = mr ? sroce_mr_copy(mr, r->wva, payload, h->payload_len,
+				 SROCE_TO_MR) : 0;
+	if (mr)
+		sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault in softirq: the packet is handled again */
-		if ((h->mask & SROCE_M_START) && r->wmr) {
-			sroce_mr_put(r->wmr);
-			r->wmr = NULL;
-		}
 		sroce_qp_defer(qp);
 		return false;
 	}
 	if (err) {
-		/* ODP memory the process has not mapped writable: R5.3 */
+		/*
+		 * ODP memory the process has not mapped writable (R5.3), or
+		 * a fast-registration MR invalidated since the check above.
+		 */
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
@@ -417,10 +448,6 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	r->wleft -= h->payload_len;
 	if (!(h->mask & SROCE_M_END))
 		return true;
-	if (r->wmr) {
-		sroce_mr_put(r->wmr);
-		r->wmr = NULL;
-	}
 	if (h->mask & SROCE_M_IMM) {
 		qp->resp.msn++;
 		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
@@ -437,16 +464,17 @@ static u32 sroce_read_npkts(struct sroce_qp *qp, u32 len)
 	return max_t(u32, 1, DIV_ROUND_UP(len, qp->attr.pmtu));
 }
 
-/* (Re)fill a READ resource from a request (new or narrowed duplicate). */
+/*
+ * (Re)fill a READ resource from a request (new or narrowed duplicate) and
+ * check its whole range; each response checks its own part again
+ * (sroce_resp_serve_read).
+ */
 static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 			       const struct sroce_hdrs *h)
 {
-	enum sroce_mr_err merr;
+	struct sroce_mr *mr;
 	int err;
 
-	if (e->mr)
-		sroce_mr_put(e->mr);
-	e->mr = NULL;
 	e->opcode = h->opcode;
 	e->first_psn = h->psn;
 	e->cur_psn = h->psn;
@@ -459,20 +487,18 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 		return 0;
 	if (!(qp->attr.access & IB_ACCESS_REMOTE_READ))
 		return -EACCES;
-	e->mr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, qp->qpn, h->reth.va,
-				h->reth.len, IB_ACCESS_REMOTE_READ, &merr);
-	if (!e->mr)
+	mr = sroce_resp_rkey_mr(qp, h->reth.rkey, h->reth.va, h->reth.len,
+				IB_ACCESS_REMOTE_READ);
+	if (!mr)
 		return -EACCES;
 	/*
 	 * ODP: fault now, so a bad page is NAKed before any response (R5.3);
 	 * -EWOULDBLOCK: a fault in softirq, try again in the work item.
 	 */
-	err = sroce_mr_prefault(e->mr, h->reth.va, h->reth.len, false);
-	if (err) {
-		sroce_mr_put(e->mr);
-		e->mr = NULL;
+	err = sroce_mr_prefault(mr, h->reth.va, h->reth.len, false);
+	sroce_mr_put(mr);
+	if (err)
 		return err == -EWOULDBLOCK ? err : -EACCES;
-	}
 	return 0;
 }
 
@@ -608,10 +634,21 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 			    first ? SROCE_OP_RC_RDMA_READ_RESPONSE_FIRST :
 			    last ? SROCE_OP_RC_RDMA_READ_RESPONSE_LAST :
 			    SROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
-		int err;
+		struct sroce_mr *mr = NULL;
+		int err = 0;
 
-		err = sroce_resp_xmit(qp, opcode, e->cur_psn, sroce_resp_ack_syn(qp),
-				      0, e->mr, e->va + e->sent, paylen);
+		if (paylen) {
+			mr = sroce_resp_rkey_mr(qp, e->rkey, e->va + e->sent,
+						paylen, IB_ACCESS_REMOTE_READ);
+			if (!mr)
+				err = -EFAULT;
+		}
+		if (!err)
+			err = sroce_resp_xmit(qp, opcode, e->cur_psn,
+					      sroce_resp_ack_syn(qp), 0, mr,
+					      e->va + e->sent, paylen);
+		if (mr)
+			sroce_mr_put(mr);
 		if (err == -ENOMEM)
 			break;		/* try again on the next run */
 		if (err == -EWOULDBLOCK) {
@@ -619,10 +656,11 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 			break;
 		}
 		if (err == -EFAULT) {
-			/* ODP memory the process has not mapped: R5.3 */
-			if (e->mr)
-				sroce_mr_put(e->mr);
-			e->mr = NULL;
+			/*
+			 * The R_Key no longer valid for this part (R3.4,
+			 * R3.5), or ODP memory the process has not mapped
+			 * (R5.3): the READ ends here.
+			 */
 			e->opcode = 0;
 			qp->resp.serving = -1;
 			sroce_resp_fail(qp, e->cur_psn, SROCE_NAK_REM_ACCESS,
@@ -637,9 +675,6 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 		e->sent += paylen;
 		e->cur_psn = psn_add(e->cur_psn, 1);
 		if (last) {
-			if (e->mr)
-				sroce_mr_put(e->mr);
-			e->mr = NULL;
 			qp->resp.serving = -1;
 			break;
 		}
@@ -689,8 +724,6 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	/* Remember the result: a duplicate gets it, not a second execution. */
 	e = sroce_resp_new_res(qp);
-	if (e->mr)
-		sroce_mr_put(e->mr);
 	memset(e, 0, sizeof(*e));
 	e->opcode = h->opcode;
 	e->first_psn = h->psn;
@@ -924,13 +957,8 @@ bool sroce_resp_run(struct sroce_qp *qp)
 void sroce_resp_reset(struct sroce_qp *qp)
 {
 	struct sroce_rd_res *res = qp->resp.res;
-	u32 nres = qp->resp.nres, i;
+	u32 nres = qp->resp.nres;
 
-	for (i = 0; res && i < nres; i++)
-		if (res[i].mr)
-			sroce_mr_put(res[i].mr);
-	if (qp->resp.wmr)
-		sroce_mr_put(qp->resp.wmr);
 	memset(&qp->resp, 0, sizeof(qp->resp));
 	qp->resp.res = res;
 	qp->resp.nres = nres;
@@ -956,20 +984,6 @@ int sroce_resp_alloc(struct sroce_qp *qp, u32 nres)
 
 void sroce_resp_free(struct sroce_qp *qp)
 {
-	u32 i;
-
-	/*
-	 * A QP destroyed in the middle of a WRITE message still holds that
-	 * message's MR: without this put its deregistration waits forever.
-	 */
-	if (qp->resp.wmr) {
-		sroce_mr_put(qp->resp.wmr);
-		qp->resp.wmr = NULL;
-	}
-
-	for (i = 0; qp->resp.res && i < qp->resp.nres; i++)
-		if (qp->resp.res[i].mr)
-			sroce_mr_put(qp->resp.res[i].mr);
 	kfree(qp->resp.res);
 	qp->resp.res = NULL;
 	qp->resp.nres = 0;

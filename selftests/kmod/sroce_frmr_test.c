@@ -757,6 +757,46 @@ static int ft_case_reg_mr_bad_access(struct ft_ctx *c)
 	return err;
 }
 
+/*
+ * 9: a DMA MR covers all kernel memory: no remote rights on one. A PD
+ * asking for IB_PD_UNSAFE_GLOBAL_RKEY (a DMA MR with remote read and
+ * write) is refused with -EINVAL.
+ */
+static int ft_case_dma_mr_remote_refused(struct ft_ctx *c)
+{
+	struct ib_pd *pd = ib_alloc_pd(c->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
+
+	if (PTR_ERR_OR_ZERO(pd) == -EINVAL)
+		return 0;
+	if (!IS_ERR(pd)) {
+		pr_info("# a PD with a global R_Key over kernel memory: 0x%x\n",
+			pd->unsafe_global_rkey);
+		ib_dealloc_pd(pd);
+		return -EPROTO;
+	}
+	pr_info("# ib_alloc_pd(IB_PD_UNSAFE_GLOBAL_RKEY): %ld, want %d\n",
+		PTR_ERR(pd), -EINVAL);
+	return -EPROTO;
+}
+
+/*
+ * 10: the key of the PD's local DMA MR is no R_Key: a WRITE through it
+ * gives REM_ACCESS_ERR / QP_ACCESS_ERR (seed-rules R3.4, R3.5).
+ */
+static int ft_case_dma_lkey_as_rkey(struct ft_ctx *c)
+{
+	int err;
+
+	ft_fill(c, 10);
+	err = ft_start(c);
+	if (!err)
+		err = ft_rdma_refused(c, IB_WR_RDMA_WRITE,
+				      c->pd->local_dma_lkey, 0, 16);
+	if (!err)
+		err = ft_check_mr(c, 10, 0, 0);
+	return err;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct ft_ctx *c);
@@ -769,6 +809,8 @@ static const struct {
 	{ "over_max_num_sg", ft_case_over_max_num_sg },
 	{ "local_inv_wrong_key_byte", ft_case_local_inv_wrong_key },
 	{ "reg_mr_remote_write_without_local_write", ft_case_reg_mr_bad_access },
+	{ "dma_mr_remote_access_refused", ft_case_dma_mr_remote_refused },
+	{ "dma_lkey_as_rkey_refused", ft_case_dma_lkey_as_rkey },
 };
 
 static int ft_end_create(struct ft_ctx *c, struct ft_end *e, const char *name)

@@ -65,7 +65,8 @@ def ib_packet(opcode, dqpn, payload=b"", tver=0, pkey=0xFFFF,
         payload + bytes(pad)
 
 
-RETH_OPS = {0x06, 0x0A, 0x0B, 0x0C}        # RC WRITE FIRST/ONLY(+imm), READ
+RETH_OPS = {0x06, 0x0A, 0x0B, 0x0C,        # RC WRITE FIRST/ONLY(+imm), READ
+            0x26, 0x2A}                   # UC WRITE FIRST/ONLY
 ATOMIC_OPS = {0x12, 0x13}                 # RC COMPARE SWAP, FETCH ADD
 IMM_OPS = {0x03, 0x05, 0x09, 0x0B}
 AETH_OPS = {0x0D, 0x0F, 0x10, 0x11}       # RC READ RESPONSE FIRST/LAST/ONLY, ACK
