@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Teardown under load: while RC, UC, UD and ODP traffic runs between the
+# two devices (perftest, duration mode), one round each of: SIGKILL of
+# the clients (their QPs, MRs and contexts destroyed mid-transfer), SIGKILL
+# of the servers, `rdma link del`, `ip link del` of the netdev, `ip netns
+# del` of its namespace, and `rmmod sroce`. After each, every traffic
+# process must be gone within 30 s (SIGKILL after 10 s for those left
+# polling a device that went away, as perftest does), no task may be in
+# D state, and the kernel must report nothing (run_guest.sh scans the log;
+# so does check_dmesg here). The module must load again and a fresh pair
+# must still run traffic afterwards.
+# Usage: teardown.sh [ROUND...] (kill_clients, kill_servers, link_del,
+# netdev_del, netns_del, rmmod; all by default). tests.list runs them in
+# two halves, each well inside the per-test timeout.
+. "$(dirname "$0")/../datapath/dp_lib.sh"
+
+ROUNDS=(kill_clients kill_servers link_del netdev_del netns_del rmmod)
+[ $# -gt 0 ] && ROUNDS=("$@")
+PIDS=()
+
+# One perftest pair in the background: server on A, client on B.
+traffic() {
+	local port=$1 tool=$2 ga gb
+	shift 2
+	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
+	$NS_EXEC_A "$tool" -d "$DEV_A" -x "$ga" -p "$port" -D 60 "$@" >/dev/null 2>&1 &
+	SERVERS+=($!)
+	wait_for 20 dp_listening "$NS_EXEC_A" "$port" || { info "$tool $* did not listen"; return 1; }
+	$NS_EXEC_B "$tool" -d "$DEV_B" -x "$gb" -p "$port" -D 60 "$@" "$A4" >/dev/null 2>&1 &
+	CLIENTS+=($!)
+}
+
+# Tasks in uninterruptible sleep, with their kernel stacks.
+d_state() {
+	local p
+	for p in $(ps -eo pid=,stat= | awk '$2 ~ /^D/ { print $1 }'); do
+		echo "# D state: $(cat /proc/"$p"/comm 2>/dev/null) ($p)"
+		sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null
+	done
+}
+
+# Every PID given gone within 30 s; SIGKILL at 10 s.
+all_gone() {
+	local end=$((SECONDS + 30)) killed=0 p left
+	while :; do
+		left=()
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && left+=("$p"); done
+		[ ${#left[@]} = 0 ] && return 0
+		if [ $killed = 0 ] && [ $SECONDS -ge $((end - 20)) ]; then
+			info "SIGKILL to ${#left[@]} process(es) still running: $(ps -o comm= -p "${left[*]// /,}" | tr '\n' ' ')"
+			kill -9 "${left[@]}" 2>/dev/null
+			killed=1
+		fi
+		if [ $SECONDS -ge $end ]; then
+			ps -o pid=,stat=,comm= -p "${left[*]// /,}" | sed 's/^/# left: /'
+			d_state
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
+round() {
+	local what=$1
+	SERVERS=() CLIENTS=()
+	dp_up
+	traffic 18700 ib_write_bw -c RC -s 65536 || fail "$what: RC traffic"
+	traffic 18701 ib_write_bw -c RC -s 65536 --odp || fail "$what: ODP traffic"
+	traffic 18702 ib_send_bw -c UC -s 4096 || fail "$what: UC traffic"
+	traffic 18703 ib_send_bw -c UD -s 1024 || fail "$what: UD traffic"
+	traffic 18704 ib_read_bw -c RC -s 65536 || fail "$what: READ traffic"
+	sleep 3
+	info "$what under traffic: rx_pkts of B $(rdma statistic show link "$DEV_B/1" | grep -o 'rx_pkts [0-9]*')"
+	case $what in
+	kill_clients) kill -9 "${CLIENTS[@]}" ;;
+	kill_servers) kill -9 "${SERVERS[@]}" ;;
+	link_del) rdma link del "$DEV_B" || fail "rdma link del under traffic" ;;
+	netdev_del) ip -n "$NS_B" link del veth_b || fail "ip link del under traffic" ;;
+	netns_del) ip netns del "$NS_B" || fail "ip netns del under traffic" ;;
+	rmmod)
+		sroce_unload || fail "rmmod under traffic"
+		sroce_loaded && fail "sroce still loaded"
+		;;
+	esac
+	all_gone "${SERVERS[@]}" "${CLIENTS[@]}" || fail "$what: processes left after 30 s"
+	[ -z "$(d_state)" ] || { d_state; fail "$what: tasks in D state"; }
+	dp_down
+	info "$what: every process ended, none in D state"
+}
+
+dmesg_mark
+for r in "${ROUNDS[@]}"; do
+	round "$r"
+done
+# Everything still works afterwards.
+dp_up
+dp_pair_tool 4 -x 18710 ib_write_bw -c RC -n 20 -F >/dev/null || fail "traffic after the teardown rounds"
+dp_down
+check_dmesg
+info "rounds: ${ROUNDS[*]}"
+exit 0
