@@ -381,7 +381,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		/* A zero-length WRITE checks no R_Key (IBA 9.4.4). */
 		if (h->reth.len && (qp->attr.access & IB_ACCESS_REMOTE_WRITE))
 			r->wmr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd,
-						 qp->qpn, h->reth.va, h->reth.len,
+						 qp->uid, h->reth.va, h->reth.len,
 						 IB_ACCESS_REMOTE_WRITE, &merr);
 		if (h->reth.len && !r->wmr) {
 			/* R3.4: bad R_Key, range or access */
@@ -459,7 +459,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 		return 0;
 	if (!(qp->attr.access & IB_ACCESS_REMOTE_READ))
 		return -EACCES;
-	e->mr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, qp->qpn, h->reth.va,
+	e->mr = sroce_mr_lookup(qp->sdev, h->reth.rkey, true, qp->pd, qp->uid, h->reth.va,
 				h->reth.len, IB_ACCESS_REMOTE_READ, &merr);
 	if (!e->mr)
 		return -EACCES;
@@ -665,7 +665,7 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	mr = (qp->attr.access & IB_ACCESS_REMOTE_ATOMIC) ?
-	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, qp->qpn, h->atmeth.va,
+	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, qp->uid, h->atmeth.va,
 			     8, IB_ACCESS_REMOTE_ATOMIC, &merr) : NULL;
 	if (!mr) {
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
