@@ -773,8 +773,11 @@ static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct sroce_dev *sdev = to_sroce_dev(ibmr->device);
 	struct sroce_mr *mr = to_sroce_mr(ibmr);
 
-	/* Windows bound to it must be unbound or freed first. */
-	if (atomic_read(&mr->num_mw))
+	/*
+	 * Windows bound to it must be unbound or freed first. Negative from
+	 * here on: a bind racing this fails (sroce_mw_bind).
+	 */
+	if (atomic_cmpxchg(&mr->num_mw, 0, -1))
 		return -EBUSY;
 	/* Waits for the packets in flight that looked it up. */
 	sroce_key_remove(sdev, &mr->key);

@@ -103,7 +103,7 @@ struct sroce_mr {
 	u32 page_shift;			/* SROCE_MR_FAST: of page_list */
 	u32 fr_npages;			/* SROCE_MR_FAST: pages registered */
 
-	atomic_t num_mw;		/* windows bound to this MR */
+	atomic_t num_mw;		/* windows bound to this MR; -1 dereg'ed */
 };
 
 /* IBA o10-36.2.2: remote write or atomic rights need local write too. */

@@ -133,14 +133,19 @@ int sroce_mw_bind(struct sroce_dev *sdev, struct sroce_pd *pd, u64 qp_uid,
 	}
 
 	spin_lock_irqsave(&mw->lock, flags);
+	/*
+	 * Counting the window on the MR and dereg_mr's check of that count
+	 * are atomic against each other: a dereg that found none marks
+	 * num_mw negative, and no window binds after that.
+	 */
 	if (mw_rkey != mw->rkey ||
-	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->bound)) {
+	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->bound) ||
+	    (mr && !atomic_inc_unless_negative(&mr->num_mw))) {
 		spin_unlock_irqrestore(&mw->lock, flags);
 		goto put_mr;
 	}
 	sroce_mw_unbind(mw);
 	if (mr) {
-		atomic_inc(&mr->num_mw);
 		mw->mr = mr;	/* the binding keeps the lookup's reference */
 		mr = NULL;
 		mw->addr = addr;
