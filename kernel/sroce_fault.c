@@ -220,6 +220,12 @@ void sroce_fault_dev_debugfs(struct sroce_dev *sdev)
 	f->dir = debugfs_create_dir(dev_name(&sdev->ibdev.dev), sroce_fault_root);
 	debugfs_create_file("tx_drop", 0600, f->dir, sdev, &sroce_fault_tx_fops);
 	debugfs_create_file("rx_drop", 0600, f->dir, sdev, &sroce_fault_rx_fops);
+	/*
+	 * The QPN the next QP tries first (xa_alloc_cyclic's cursor): a test
+	 * writes a freed QPN to get it back at once rather than after 2^24
+	 * creations. An unlocked store racing a create only picks the QPN.
+	 */
+	debugfs_create_u32("qp_next", 0600, f->dir, &sdev->qp_next);
 }
 
 void sroce_fault_dev_fini(struct sroce_dev *sdev)

@@ -133,7 +133,7 @@ enum sroce_mr_err sroce_mr_check(struct sroce_mr *mr, u32 key, bool remote,
  * @key: L_Key or R_Key from an SGE, RETH or ATOMICETH (hostile)
  * @remote: @key is an R_Key (it may then name a memory window)
  * @pd: the PD of the QP doing the access
- * @qpn: that QP's number (type 2 windows are bound to one QP)
+ * @qp_uid: that QP's sroce_qp.uid (type 2 windows are bound to one QP)
  * @iova: first byte touched
  * @len: bytes touched
  * @access: IB_ACCESS_* needed: LOCAL_WRITE to write into a local MR,
@@ -147,7 +147,7 @@ enum sroce_mr_err sroce_mr_check(struct sroce_mr *mr, u32 key, bool remote,
  * Returns NULL on failure.
  */
 struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
-				 struct sroce_pd *pd, u32 qpn, u64 iova,
+				 struct sroce_pd *pd, u64 qp_uid, u64 iova,
 				 u64 len, int access, enum sroce_mr_err *err)
 {
 	struct sroce_key *k = sroce_key_get(sdev, key);
@@ -161,7 +161,7 @@ struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
 		mr = NULL;
 		if (remote)
 			mr = sroce_mw_resolve(container_of(k, struct sroce_mw, key),
-					      key, pd, qpn, iova, len, access, err);
+					      key, pd, qp_uid, iova, len, access, err);
 		else
 			*err = SROCE_MR_ERR_KEY;
 		sroce_key_put(k);
@@ -835,8 +835,11 @@ static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct sroce_dev *sdev = to_sroce_dev(ibmr->device);
 	struct sroce_mr *mr = to_sroce_mr(ibmr);
 
-	/* Windows bound to it must be unbound or freed first. */
-	if (atomic_read(&mr->num_mw))
+	/*
+	 * Windows bound to it must be unbound or freed first. Negative from
+	 * here on: a bind racing this fails (sroce_mw_bind).
+	 */
+	if (atomic_cmpxchg(&mr->num_mw, 0, -1))
 		return -EBUSY;
 	/*
 	 * Waits for the packets in flight that looked it up: one packet

@@ -113,7 +113,7 @@ struct sroce_mr {
 	u32 fr_npages;			/* SROCE_MR_FAST: pages registered */
 	u64 *fr_pages;			/* SROCE_MR_FAST: their kernel VAs */
 
-	atomic_t num_mw;		/* windows bound to this MR */
+	atomic_t num_mw;		/* windows bound to this MR; -1 dereg'ed */
 };
 
 /* IBA o10-36.2.2: remote write or atomic rights need local write too. */
@@ -138,7 +138,7 @@ void sroce_key_put(struct sroce_key *k);
 
 /* For the engines: see the comments in sroce_mr.c. */
 struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
-				 struct sroce_pd *pd, u32 qpn, u64 iova,
+				 struct sroce_pd *pd, u64 qp_uid, u64 iova,
 				 u64 len, int access, enum sroce_mr_err *err);
 void sroce_mr_put(struct sroce_mr *mr);
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,

@@ -87,7 +87,7 @@ static struct sroce_mr *sroce_mw_bind_mr(struct sroce_dev *sdev,
  * sroce_mw_bind - execute a BIND_MW work request
  * @sdev: the device
  * @pd: the PD of the QP posting it
- * @qpn: that QP (type 2 binds to it)
+ * @qp_uid: that QP's sroce_qp.uid (type 2 binds to it)
  * @mw_rkey: the window's current R_Key (from the WQE)
  * @new_rkey: the R_Key after the bind (same index, any variant)
  * @mr_lkey: L_Key of the MR to bind to
@@ -100,7 +100,7 @@ static struct sroce_mr *sroce_mw_bind_mr(struct sroce_dev *sdev,
  * Returns 0 or -EINVAL (the engine completes the WR with
  * IB_WC_MW_BIND_ERR).
  */
-int sroce_mw_bind(struct sroce_dev *sdev, struct sroce_pd *pd, u32 qpn,
+int sroce_mw_bind(struct sroce_dev *sdev, struct sroce_pd *pd, u64 qp_uid,
 		  u32 mw_rkey, u32 new_rkey, u32 mr_lkey, u64 addr, u64 length,
 		  int access)
 {
@@ -133,20 +133,25 @@ int sroce_mw_bind(struct sroce_dev *sdev, struct sroce_pd *pd, u32 qpn,
 	}
 
 	spin_lock_irqsave(&mw->lock, flags);
+	/*
+	 * Counting the window on the MR and dereg_mr's check of that count
+	 * are atomic against each other: a dereg that found none marks
+	 * num_mw negative, and no window binds after that.
+	 */
 	if (mw_rkey != mw->rkey ||
-	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->bound)) {
+	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->bound) ||
+	    (mr && !atomic_inc_unless_negative(&mr->num_mw))) {
 		spin_unlock_irqrestore(&mw->lock, flags);
 		goto put_mr;
 	}
 	sroce_mw_unbind(mw);
 	if (mr) {
-		atomic_inc(&mr->num_mw);
 		mw->mr = mr;	/* the binding keeps the lookup's reference */
 		mr = NULL;
 		mw->addr = addr;
 		mw->length = length;
 		mw->access = access;
-		mw->qpn = qpn;
+		mw->qp_uid = qp_uid;
 		mw->bound = true;
 	}
 	mw->rkey = new_rkey;
@@ -189,12 +194,14 @@ int sroce_mw_invalidate(struct sroce_mw *mw, struct sroce_pd *pd, u32 key)
  * sroce_mw_resolve - check a remote access through a window
  *
  * For sroce_mr_lookup() (same arguments and contract): the R_Key's
- * variant, the binding, the PD (type 1) or QP (type 2), the window's range
- * and access, then the MR's own state. Returns the bound MR with a
- * reference, or NULL with *err set.
+ * variant, the binding, the PD (both types) and for type 2 the QP itself
+ * (IBA 10.6.7.2.2: a QP that merely has the binding QP's number, after
+ * that one was destroyed, gets no access), the window's range and access,
+ * then the MR's own state. Returns the bound MR with a reference, or NULL
+ * with *err set.
  */
 struct sroce_mr *sroce_mw_resolve(struct sroce_mw *mw, u32 key,
-				  struct sroce_pd *pd, u32 qpn, u64 iova,
+				  struct sroce_pd *pd, u64 qp_uid, u64 iova,
 				  u64 len, int access, enum sroce_mr_err *err)
 {
 	struct sroce_mr *mr = NULL;
@@ -205,8 +212,8 @@ struct sroce_mr *sroce_mw_resolve(struct sroce_mw *mw, u32 key,
 		*err = SROCE_MR_ERR_KEY;
 	else if (!mw->bound || !mw->mr)
 		*err = SROCE_MR_ERR_STATE;
-	else if (mw->ibmw.type == IB_MW_TYPE_1 ? mw->ibmw.pd != &pd->ibpd :
-						 mw->qpn != qpn)
+	else if (mw->ibmw.pd != &pd->ibpd ||
+		 (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_uid != qp_uid))
 		*err = SROCE_MR_ERR_PD;
 	else if (iova < mw->addr || len > mw->length ||
 		 iova - mw->addr > mw->length - len)

@@ -26,7 +26,12 @@ struct sroce_mw {
 	u32 rkey;
 	u64 addr, length;
 	int access;			/* IB_ACCESS_REMOTE_* */
-	u32 qpn;			/* type 2: the QP it is bound to */
+	/*
+	 * Type 2: the sroce_qp.uid of the QP it is bound to. Not the QPN,
+	 * which a later QP may get (of any PD); not a pointer, which the
+	 * QP's destruction would leave dangling.
+	 */
+	u64 qp_uid;
 };
 
 static inline struct sroce_mw *to_sroce_mw(struct ib_mw *ibmw)
@@ -34,12 +39,12 @@ static inline struct sroce_mw *to_sroce_mw(struct ib_mw *ibmw)
 	return container_of(ibmw, struct sroce_mw, ibmw);
 }
 
-int sroce_mw_bind(struct sroce_dev *sdev, struct sroce_pd *pd, u32 qpn,
+int sroce_mw_bind(struct sroce_dev *sdev, struct sroce_pd *pd, u64 qp_uid,
 		  u32 mw_rkey, u32 new_rkey, u32 mr_lkey, u64 addr, u64 length,
 		  int access);
 int sroce_mw_invalidate(struct sroce_mw *mw, struct sroce_pd *pd, u32 key);
 struct sroce_mr *sroce_mw_resolve(struct sroce_mw *mw, u32 key,
-				  struct sroce_pd *pd, u32 qpn, u64 iova,
+				  struct sroce_pd *pd, u64 qp_uid, u64 iova,
 				  u64 len, int access, enum sroce_mr_err *err);
 
 extern const struct ib_device_ops sroce_mw_ops;

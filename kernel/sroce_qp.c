@@ -22,6 +22,9 @@
 #define SROCE_QPN_MIN	2		/* 0 and 1 are SMI and GSI (R1.4) */
 #define SROCE_QPN_MAX	0xFFFFFE	/* 0xFFFFFF is multicast (R1.4) */
 
+/* Last sroce_qp.uid given out; 64 bits do not wrap. */
+static atomic64_t sroce_qp_last_uid = ATOMIC64_INIT(0);
+
 static enum sroce_qp_type sroce_qpt(enum ib_qp_type t)
 {
 	return t == IB_QPT_RC ? SROCE_QPT_RC :
@@ -474,6 +477,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (gsi)
 		qp->qpn = 1;
 	ibqp->qp_num = qp->qpn;
+	qp->uid = atomic64_inc_return(&sroce_qp_last_uid);
 
 	err = sroce_qp_create_queues(qp, init, udata, &resp);
 	if (err)

@@ -207,6 +207,11 @@ struct sroce_qp {
 	/* Constant after create. */
 	struct sroce_dev *sdev;
 	u32 qpn;
+	/*
+	 * Never the same for two QPs of the module's life (QPNs come back):
+	 * what a type 2 window is bound to (sroce_mw.c). Never 0.
+	 */
+	u64 uid;
 	enum sroce_qp_type type;	/* GSI runs as UD */
 	bool is_gsi;
 	bool is_user;

@@ -156,7 +156,7 @@ static void sroce_req_local(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx)
 					w->wr.bind_mw.new_rkey, w->wr.bind_mw.access);
 		break;
 	default:
-		err = sroce_mw_bind(qp->sdev, qp->pd, qp->qpn, w->wr.bind_mw.mw_rkey,
+		err = sroce_mw_bind(qp->sdev, qp->pd, qp->uid, w->wr.bind_mw.mw_rkey,
 				    w->wr.bind_mw.new_rkey, w->wr.bind_mw.mr_lkey,
 				    w->wr.bind_mw.addr, w->wr.bind_mw.length,
 				    w->wr.bind_mw.access);

@@ -243,7 +243,20 @@ static u64 sroce_rwqe_len(struct sroce_qp *qp)
 	return total;
 }
 
-/* UD receive (R1.1, R1.5): Q_Key (P_Key: sroce_qp_deliver), GRH, one packet. */
+/*
+ * UD receive (R1.1, R1.5): Q_Key (P_Key: sroce_qp_deliver), GRH, one packet.
+ *
+ * Lengths. A UD message is one packet of at most the path MTU, the port's
+ * active MTU here (R1.1): a longer one is a malformed packet, dropped and
+ * counted before it may take a WQE, never an error of the QP. One within
+ * the MTU but longer than the receive WQE completes it with LOC_LEN_ERR,
+ * and a receive completed in error takes the QP to ERROR (R3.2), as RNICs
+ * do. Not so for the GSI QP: every MAD is 256 bytes and ib_mad's buffers
+ * hold one, so a longer datagram is no MAD; and ib_mad never reposts a
+ * receive that completes in error (it takes the QP for dead). Completing
+ * one would cost QP1 a buffer, or its life, per hostile datagram and end
+ * rdma_cm: it is dropped and counted instead, the WQE kept.
+ */
 static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_hdrs *h = &qp->rx_h;
@@ -255,6 +268,10 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 	if (h->deth.qkey != qp->attr.qkey) {
 		sroce_count(qp->sdev, SROCE_CNT_DROP_BAD_QKEY);
 		return;		/* silently (R1.5) */
+	}
+	if (h->payload_len > ib_mtu_enum_to_int(sroce_active_mtu(qp->sdev))) {
+		sroce_count(qp->sdev, SROCE_CNT_DROP_UD_OVER_MTU);
+		return;
 	}
 	payload = sroce_pkt_payload(skb);
 	err = payload ? sroce_resp_pop_wqe(qp) : -ENOENT;
@@ -268,6 +285,10 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 	BUILD_BUG_ON(sizeof(grh) != SROCE_GRH_LEN);
 	sroce_pkt_network_hdr(skb, &grh);
 	if (SROCE_GRH_LEN + h->payload_len > sroce_rwqe_len(qp)) {
+		if (qp->is_gsi) {
+			sroce_count(qp->sdev, SROCE_CNT_DROP_GSI_TOO_LONG);
+			return;		/* have_wqe: the next datagram takes it */
+		}
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_LEN_ERR, IB_WC_RECV, 0, 0, 0,
 				    skb, false);
 		sroce_qp_error(qp, false, 0);
@@ -360,7 +381,7 @@ static struct sroce_mr *sroce_resp_rkey_mr(struct sroce_qp *qp, u32 rkey,
 {
 	enum sroce_mr_err merr;
 
-	return sroce_mr_lookup(qp->sdev, rkey, true, qp->pd, qp->qpn, va, len,
+	return sroce_mr_lookup(qp->sdev, rkey, true, qp->pd, qp->uid, va, len,
 			       access, &merr);
 }
 
@@ -700,7 +721,7 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	mr = (qp->attr.access & IB_ACCESS_REMOTE_ATOMIC) ?
-	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, qp->qpn, h->atmeth.va,
+	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, qp->uid, h->atmeth.va,
 			     8, IB_ACCESS_REMOTE_ATOMIC, &merr) : NULL;
 	if (!mr) {
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
