@@ -4,7 +4,8 @@
 #
 #   make              build sroce.ko (Debian 13 kernel), libsroce, selftests, host tests
 #   make KDIR=<dir>   build sroce.ko for another kernel tree instead
-#   make check        host unit tests, fuzz smoke, then the guest selftests in QEMU
+#   make check        host unit tests, fuzz smoke, static checks, then the guest selftests in QEMU
+#   make static-checks  sparse (C=2), W=1 and checkpatch --strict of sroce's kernel code
 #   make demo         boot the guest, create two sroce devices, show them working
 #   make vm-test      only the guest selftests
 #   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
@@ -40,6 +41,9 @@ image:
 check:
 	scripts/check.sh
 
+static-checks:
+	scripts/static-checks.sh
+
 # Regenerate Documentation/spec-map.md (and the seed-rules copy).
 spec-map:
 	scripts/spec-map.sh --update
@@ -72,4 +76,4 @@ clean:
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check spec-map demo vm-test pyverbs bench bench-odp bench-reliability clean
+.PHONY: all module provider selftests host-tests fuzz image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability clean

@@ -111,6 +111,7 @@ int sroce_newlink(const char *ibdev_name, struct net_device *ndev);
 void sroce_port_update(struct sroce_dev *sdev);
 enum ib_port_state sroce_port_state(struct sroce_dev *sdev);
 enum ib_mtu sroce_active_mtu(struct sroce_dev *sdev);
+extern const struct attribute_group sroce_dev_attr_group;
 
 /* sroce_verbs.c */
 extern const struct ib_device_ops sroce_dev_ops;

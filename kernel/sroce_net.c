@@ -959,8 +959,12 @@ static bool sroce_txbatch_fits(const struct sroce_txbatch *b,
 
 /**
  * sroce_txbatch_add - send a packet, possibly with the next ones
- * @sdev, @skb, @av, @udp_sport, @route: as for sroce_net_xmit()
+ * @sdev: as for sroce_net_xmit()
  * @b: the QP's batch (struct sroce_txbatch)
+ * @skb: as for sroce_net_xmit()
+ * @av: as for sroce_net_xmit()
+ * @udp_sport: as for sroce_net_xmit()
+ * @route: as for sroce_net_xmit()
  *
  * Queues an IPv4 packet on @b, sending what @b held first if this one
  * cannot join it; other packets leave at once. The caller owns the QP's

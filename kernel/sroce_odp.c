@@ -330,7 +330,6 @@ static u32 sroce_odp_missing(struct ib_umem_odp *odp, u64 va, u64 len,
  */
 static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 			      u64 va, u64 len, bool write)
-	__acquires(&odp->umem_mutex)
 {
 	struct sroce_dev *sdev = sroce_odp_dev(odp);
 	u64 perm = ODP_READ_ALLOWED_BIT | (write ? ODP_WRITE_ALLOWED_BIT : 0);
@@ -389,6 +388,8 @@ static int sroce_odp_hold(struct sroce_mr *mr, struct ib_umem_odp *odp,
 	read_lock_bh(&su->lock);
 	if (sroce_odp_usable(odp, va, len, perm)) {
 		*faulted = false;
+		/* Kept for sroce_odp_unhold(): sparse cannot follow that. */
+		__release(&su->lock);
 		return 0;
 	}
 	read_unlock_bh(&su->lock);
@@ -404,10 +405,12 @@ static void sroce_odp_unhold(struct ib_umem_odp *odp, bool faulted)
 {
 	struct sroce_odp_umem *su = odp->private;
 
-	if (faulted)
+	if (faulted) {
 		mutex_unlock(&odp->umem_mutex);
-	else
+	} else {
+		__acquire(&su->lock);	/* taken in sroce_odp_hold() */
 		read_unlock_bh(&su->lock);
+	}
 }
 
 /*

@@ -6,6 +6,7 @@
 #ifndef SROCE_PARAM_H
 #define SROCE_PARAM_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 enum sroce_limits {
@@ -34,7 +35,7 @@ enum sroce_limits {
 	SROCE_PKEY_TBL_LEN	= 1,
 };
 
-#define SROCE_MAX_MSG_SZ	(1U << 31)	/* seed-rules R1.3 */
+#define SROCE_MAX_MSG_SZ	BIT(31)	/* seed-rules R1.3 */
 #define SROCE_MAX_MR_SIZE	(~0ULL)
 #define SROCE_PAGE_SIZE_CAP	0xFFFFF000U
 

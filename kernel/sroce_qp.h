@@ -307,9 +307,12 @@ static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct sroce_qp, ibqp);
 }
 
-#define sroce_dbg_qp(qp, fmt, ...) \
-	ibdev_dbg(&(qp)->sdev->ibdev, "qp#%u %s: " fmt, (qp)->qpn, __func__, \
-		  ##__VA_ARGS__)
+#define sroce_dbg_qp(qp, fmt, ...) do {					\
+	const struct sroce_qp *__dq = (qp);				\
+									\
+	ibdev_dbg(&__dq->sdev->ibdev, "qp#%u %s: " fmt, __dq->qpn,	\
+		  __func__, ##__VA_ARGS__);				\
+} while (0)
 
 extern const struct ib_device_ops sroce_qp_ops;
 

@@ -207,7 +207,8 @@ void sroce_recv_skb(struct sroce_dev *sdev, struct sk_buff *skb,
 		goto drop;
 	}
 	/* The multicast QPN exactly for multicast addresses (R1.4). */
-	if ((h.dqpn == SROCE_QPN_MULTICAST) != mcast) {
+	if (mcast ? h.dqpn != SROCE_QPN_MULTICAST :
+		    h.dqpn == SROCE_QPN_MULTICAST) {
 		drop = SROCE_CNT_DROP_MCAST;
 		goto drop;
 	}

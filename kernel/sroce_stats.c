@@ -16,10 +16,11 @@
 static const struct rdma_stat_desc sroce_counter_descs[] = {
 	SROCE_COUNTER_LIST(SROCE_COUNTER_DESC)
 };
+
 #undef SROCE_COUNTER_DESC
 
 static struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev,
-							u32 port_num)
+						       u32 port_num)
 {
 	BUILD_BUG_ON(ARRAY_SIZE(sroce_counter_descs) != SROCE_NUM_COUNTERS);
 	return rdma_alloc_hw_stats_struct(sroce_counter_descs,

@@ -15,8 +15,6 @@
 #include "sroce_param.h"
 #include "timers.h"
 
-extern const struct attribute_group sroce_dev_attr_group;
-
 void sroce_init_device_attrs(struct sroce_dev *sdev)
 {
 	struct ib_device_attr *a = &sdev->attr;

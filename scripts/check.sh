@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check: every test. Host unit tests of the protocol core, fuzz smoke,
-# then the selftests in a QEMU guest (Debian 13 kernel) against the freshly
-# built sroce.ko and libsroce. Ends with one line "N passed, N failed".
+# static checks (sparse, W=1, checkpatch), then the selftests in a QEMU
+# guest (Debian 13 kernel) against the freshly built sroce.ko and libsroce.
+# Ends with one line "N passed, N failed".
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -44,6 +45,11 @@ log "syntax of the benchmark scripts (bash -n; make bench itself is not run)"
 } >"$res/scripts.ktap"
 grep -E "^not ok|^# " "$res/scripts.ktap" || echo "$(grep -c '^ok' "$res/scripts.ktap") scripts parse"
 
+log "static checks: sparse, W=1, checkpatch --strict (sroce's files only)"
+"$SROCE_TOP/scripts/static-checks.sh" >"$res/static.ktap" 2>"$res/static.log"
+[ -s "$res/static.ktap" ] || tail -5 "$res/static.log"
+grep -E "^(not )?ok|^# " "$res/static.ktap"
+
 log "building sroce.ko, libsroce and the selftests"
 build_ok=1
 for s in build-module build-provider build-selftests; do
@@ -65,4 +71,4 @@ fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/specmap.ktap" "$res/scripts.ktap" "$res/guest.ktap"
+	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "$res/guest.ktap"
