@@ -370,13 +370,26 @@ void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
  * Like sroce_mr_copy(); on -EWOULDBLOCK the ATOMIC was not executed.
  * Returns 0, -EWOULDBLOCK or -EFAULT.
  */
+static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+				 u64 swap_add, u64 comp, u64 *orig)
+{
+	struct page *page;
+	unsigned int off;
+
+	if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
+		return -EFAULT;
+	page = sroce_mr_iova_to_page(mr, iova, &off);
+	if (!page)
+		return -EFAULT;
+	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
+	return 0;
+}
+
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig)
 {
-	unsigned long flags = 0;
-	struct page *page;
-	unsigned int off;
-	int err = -EFAULT;
+	unsigned long flags;
+	int err;
 
 	if (mr->type == SROCE_MR_ODP) {
 		if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
@@ -384,22 +397,14 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		return sroce_odp_atomic(mr, iova, cmp_swap, swap_add, comp,
 					orig);
 	}
+	if (mr->type != SROCE_MR_FAST)
+		return sroce_mr_atomic_paged(mr, iova, cmp_swap, swap_add, comp,
+					     orig);
 	/* As in sroce_mr_copy_fast(): under the lock, only while valid. */
-	if (mr->type == SROCE_MR_FAST) {
-		spin_lock_irqsave(&mr->lock, flags);
-		if (!mr->valid)
-			goto out;
-	}
-	if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
-		goto out;
-	page = sroce_mr_iova_to_page(mr, iova, &off);
-	if (!page)
-		goto out;
-	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
-	err = 0;
-out:
-	if (mr->type == SROCE_MR_FAST)
-		spin_unlock_irqrestore(&mr->lock, flags);
+	spin_lock_irqsave(&mr->lock, flags);
+	err = mr->valid ? sroce_mr_atomic_paged(mr, iova, cmp_swap, swap_add,
+						comp, orig) : -EFAULT;
+	spin_unlock_irqrestore(&mr->lock, flags);
 	return err;
 }
 
