@@ -27,6 +27,18 @@
 
 struct sroce_net_dev;
 
+/* Objects whose number per device query_device limits (sroce_obj_get). */
+enum sroce_obj_type {
+	SROCE_OBJ_PD,
+	SROCE_OBJ_AH,
+	SROCE_OBJ_CQ,
+	SROCE_OBJ_SRQ,
+	SROCE_OBJ_QP,
+	SROCE_OBJ_MR,
+	SROCE_OBJ_MW,
+	SROCE_NUM_OBJ_TYPES
+};
+
 struct sroce_dev {
 	struct ib_device ibdev;
 
@@ -56,6 +68,12 @@ struct sroce_dev {
 	struct sroce_net_dev *net;	/* sroce_net.c; set by sroce_net_dev_init */
 
 	struct sroce_mcast mcast;	/* sroce_mcast.c, its own locks */
+
+	/*
+	 * Live objects of each type (sroce_obj_get/put): atomic, no lock; a
+	 * create takes one before its work and gives it back on every error.
+	 */
+	atomic_t nobj[SROCE_NUM_OBJ_TYPES];
 
 	/* Lock free; see sroce_counters.h and sroce_stats.c. */
 	atomic64_t counters[SROCE_NUM_COUNTERS];
@@ -98,6 +116,21 @@ static inline struct sroce_pd *to_sroce_pd(struct ib_pd *ibpd)
 	return container_of(ibpd, struct sroce_pd, ibpd);
 }
 
+/**
+ * sroce_user_gfp - allocation flags for memory an object is created with
+ * @user: made for a user process (the verb has udata), not a kernel consumer
+ *
+ * A user object's memory is charged to the creating process's memory
+ * cgroup. Past the cgroup's limit the allocation fails quietly and the
+ * verb returns -ENOMEM (__GFP_RETRY_MAYFAIL) rather than the cgroup's OOM
+ * killer picking a victim: the caller can cope, as with any resource.
+ */
+static inline gfp_t sroce_user_gfp(bool user)
+{
+	return user ? GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN :
+		       GFP_KERNEL;
+}
+
 #define sroce_dbg_dev(sdev, fmt, ...) \
 	ibdev_dbg(&(sdev)->ibdev, "%s: " fmt, __func__, ##__VA_ARGS__)
 
@@ -116,5 +149,7 @@ extern const struct attribute_group sroce_dev_attr_group;
 /* sroce_verbs.c */
 extern const struct ib_device_ops sroce_dev_ops;
 void sroce_init_device_attrs(struct sroce_dev *sdev);
+int sroce_obj_get(struct sroce_dev *sdev, enum sroce_obj_type type);
+void sroce_obj_put(struct sroce_dev *sdev, enum sroce_obj_type type);
 
 #endif /* SROCE_H */

@@ -39,6 +39,9 @@ static int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		return err;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	err = sroce_obj_get(sdev, SROCE_OBJ_AH);
+	if (err)
+		return err;
 	ah->index = 0;
 	refcount_set(&ah->ref, 1);
 	init_completion(&ah->released);
@@ -47,8 +50,10 @@ static int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		err = xa_alloc_cyclic_irq(&sdev->ah_xa, &ah->index, NULL,
 					  XA_LIMIT(1, SROCE_MAX_AH),
 					  &sdev->ah_next, gfp);
-		if (err < 0)
-			return -ENOMEM;
+		if (err < 0) {
+			err = -ENOMEM;
+			goto err_put;
+		}
 	}
 	rdma_copy_ah_attr(&ah->attr, init->ah_attr);
 	err = sroce_av_from_ah_attr(sdev, &ah->attr, &ah->av);
@@ -68,6 +73,8 @@ err_destroy_attr:
 	rdma_destroy_ah_attr(&ah->attr);
 	if (udata)
 		xa_erase_irq(&sdev->ah_xa, ah->index);
+err_put:
+	sroce_obj_put(sdev, SROCE_OBJ_AH);
 	return err;
 }
 
@@ -89,6 +96,7 @@ static int sroce_destroy_ah(struct ib_ah *ibah, u32 flags)
 			WARN_ON_ONCE(!completion_done(&ah->released));
 	}
 	rdma_destroy_ah_attr(&ah->attr);
+	sroce_obj_put(sdev, SROCE_OBJ_AH);
 	return 0;
 }
 

@@ -67,11 +67,14 @@ static int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *att
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
 
+	err = sroce_obj_get(sdev, SROCE_OBJ_CQ);
+	if (err)
+		return err;
 	spin_lock_init(&cq->lock);
 	cq->user = !!udata;
 	err = sroce_cq_alloc_ring(cq, &cq->ring, &cq->wc_qp, attr->cqe, udata);
 	if (err)
-		return err;
+		goto err_put;
 	ibcq->cqe = sroce_ring_slots(&cq->ring);
 
 	if (udata) {
@@ -84,6 +87,8 @@ static int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *att
 
 err_free_ring:
 	sroce_ring_free(&cq->ring);
+err_put:
+	sroce_obj_put(sdev, SROCE_OBJ_CQ);
 	return err;
 }
 
@@ -95,6 +100,7 @@ static int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	sroce_ring_free(&cq->ring);
 	kvfree(cq->wc_qp);
 	cq->wc_qp = NULL;
+	sroce_obj_put(to_sroce_dev(ibcq->device), SROCE_OBJ_CQ);
 	return 0;
 }
 

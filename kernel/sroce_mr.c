@@ -28,6 +28,11 @@
  * sroce_key_publish() makes it so once the object is ready. Returns 0 or
  * -ENOMEM (table full or no memory).
  */
+static enum sroce_obj_type sroce_key_obj(enum sroce_key_kind kind)
+{
+	return kind == SROCE_KEY_MW ? SROCE_OBJ_MW : SROCE_OBJ_MR;
+}
+
 int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
 		    enum sroce_key_kind kind)
 {
@@ -36,10 +41,18 @@ int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
 	k->kind = kind;
 	refcount_set(&k->ref, 1);
 	init_completion(&k->released);
+	err = sroce_obj_get(sdev, sroce_key_obj(kind));
+	if (err)
+		return err;
+	/* Room for max_mr MRs and max_mw MWs at once. */
 	err = xa_alloc_cyclic_irq(&sdev->mr_xa, &k->index, NULL,
-				  XA_LIMIT(1, SROCE_MAX_MR), &sdev->mr_next,
-				  GFP_KERNEL);
-	return err < 0 ? -ENOMEM : 0;
+				  XA_LIMIT(1, SROCE_MAX_MR + SROCE_MAX_MW),
+				  &sdev->mr_next, GFP_KERNEL);
+	if (err < 0) {
+		sroce_obj_put(sdev, sroce_key_obj(kind));
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void sroce_key_publish(struct sroce_dev *sdev, struct sroce_key *k)
@@ -57,6 +70,7 @@ void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k)
 	xa_erase_irq(&sdev->mr_xa, k->index);
 	sroce_key_put(k);
 	wait_for_completion(&k->released);
+	sroce_obj_put(sdev, sroce_key_obj(k->kind));
 }
 
 /* The object at @key's index with a reference, or NULL. Any context. */
@@ -647,7 +661,8 @@ static int sroce_mr_fill_pages(struct sroce_mr *mr, u64 start)
 	u32 n = 0, i, j;
 
 	mr->npages = ib_umem_num_pages(umem);
-	mr->pages = kvcalloc(max(mr->npages, 1U), sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = kvcalloc(max(mr->npages, 1U), sizeof(*mr->pages),
+			     sroce_user_gfp(true));
 	if (!mr->pages)
 		return -ENOMEM;
 	for_each_sgtable_sg(&umem->sgt_append.sgt, sg, i) {

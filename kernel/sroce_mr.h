@@ -84,6 +84,7 @@ struct sroce_mr {
 	u64 odp_va;			/* user address of byte iova */
 	struct xarray odp_children;
 	struct mutex odp_child_lock;	/* adding to odp_children */
+	u32 odp_nchildren;		/* under odp_child_lock */
 
 	/*
 	 * SROCE_MR_FAST: page_list and nmapped are written by map_mr_sg

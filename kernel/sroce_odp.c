@@ -39,7 +39,8 @@
  * implicit children (mr->odp_children, an xarray: lookups without it);
  * umem_mutex (ib_umem_odp) protects dma_list, pfn_list and the notifier
  * sequence; sroce_odp_umem.lock, see there. Only the last is taken in
- * atomic context. Children live until the MR is deregistered.
+ * atomic context. Children live until the MR is deregistered; an MR has at
+ * most SROCE_ODP_MAX_CHILDREN, an access needing one more fails (-EFAULT).
  */
 #include <linux/bitmap.h>
 #include <linux/hmm.h>
@@ -101,7 +102,7 @@ static int sroce_odp_umem_attach(struct ib_umem_odp *odp)
 	struct sroce_odp_umem *su;
 
 	su = kvzalloc(struct_size(su, usable, BITS_TO_LONGS(bits)),
-		      GFP_KERNEL);
+		      GFP_KERNEL_ACCOUNT);
 	if (!su)
 		return -ENOMEM;
 	rwlock_init(&su->lock);
@@ -187,6 +188,7 @@ int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access)
 		return -EOPNOTSUPP;
 	xa_init(&mr->odp_children);
 	mutex_init(&mr->odp_child_lock);
+	mr->odp_nchildren = 0;
 	if (sroce_odp_is_implicit(start, length)) {
 		odp = ib_umem_odp_alloc_implicit(ibdev, access);
 		mr->odp_va = 0;
@@ -252,6 +254,13 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 	child = xa_load(&mr->odp_children, idx);
 	if (child)
 		goto out_unlock;
+	if (mr->odp_nchildren >= SROCE_ODP_MAX_CHILDREN) {
+		ibdev_warn_ratelimited(mr->ibmr.device,
+				       "implicit ODP MR 0x%x: over %lu slices touched, access refused\n",
+				       mr->lkey, (unsigned long)SROCE_ODP_MAX_CHILDREN);
+		child = ERR_PTR(-ENOSPC);
+		goto out_unlock;
+	}
 	child = ib_umem_odp_alloc_child(mr->odp, idx << SROCE_ODP_CHILD_SHIFT,
 					1UL << SROCE_ODP_CHILD_SHIFT,
 					&sroce_odp_mni_ops);
@@ -264,6 +273,7 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 	err = xa_err(xa_store(&mr->odp_children, idx, child, GFP_KERNEL));
 	if (err)
 		goto err_release;
+	mr->odp_nchildren++;
 out_unlock:
 	mutex_unlock(&mr->odp_child_lock);
 	return child;

@@ -12,11 +12,18 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce_mr.h"
+#include "sroce_param.h"
 
 struct sroce_pd;
 
 /* An implicit MR's pages are tracked in children of this many bytes. */
 #define SROCE_ODP_CHILD_SHIFT 21
+/*
+ * Children an implicit MR may have: they cover max_mr_size, as much as
+ * an explicit MR may. Each costs kernel memory (its page arrays) and an
+ * MMU notifier, and lives until the MR is deregistered.
+ */
+#define SROCE_ODP_MAX_CHILDREN (SROCE_MAX_MR_SIZE >> SROCE_ODP_CHILD_SHIFT)
 
 int sroce_odp_module_init(void);
 void sroce_odp_module_exit(void);

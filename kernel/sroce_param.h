@@ -36,7 +36,12 @@ enum sroce_limits {
 };
 
 #define SROCE_MAX_MSG_SZ	BIT(31)	/* seed-rules R1.3 */
-#define SROCE_MAX_MR_SIZE	(~0ULL)
+/*
+ * 64 GiB, pinned and ODP alike: an ODP MR's page arrays (16 bytes a page,
+ * ib_umem_odp's, not charged to the caller) stay at 256 MiB at most, and
+ * an implicit MR touches at most this much (SROCE_ODP_MAX_CHILDREN).
+ */
+#define SROCE_MAX_MR_SIZE	BIT_ULL(36)
 #define SROCE_PAGE_SIZE_CAP	0xFFFFF000U
 
 /*

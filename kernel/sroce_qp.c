@@ -348,7 +348,7 @@ static int sroce_qp_create_queues(struct sroce_qp *qp,
 	resp->max_inline = qp->max_inline;
 
 	qp->swqe_size = sizeof(struct sroce_swqe) + stride;
-	qp->swqe = kvcalloc(slots, qp->swqe_size, GFP_KERNEL);
+	qp->swqe = kvcalloc(slots, qp->swqe_size, sroce_user_gfp(udata));
 	if (!qp->swqe) {
 		err = -ENOMEM;
 		goto err_sq;
@@ -471,9 +471,12 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->rnr_timer.function = sroce_qp_rnr_timer;
 
-	err = sroce_qp_alloc_qpn(qp, gsi);
+	err = sroce_obj_get(sdev, SROCE_OBJ_QP);
 	if (err)
 		return err;
+	err = sroce_qp_alloc_qpn(qp, gsi);
+	if (err)
+		goto err_put;
 	if (gsi)
 		qp->qpn = 1;
 	ibqp->qp_num = qp->qpn;
@@ -499,6 +502,8 @@ err_queues:
 	sroce_qp_free_queues(qp);
 err_qpn:
 	xa_erase_irq(&sdev->qp_xa, qp->qpn);
+err_put:
+	sroce_obj_put(sdev, SROCE_OBJ_QP);
 	return err;
 }
 
@@ -539,6 +544,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	if (qp->owner_mm)
 		mmdrop(qp->owner_mm);
+	sroce_obj_put(qp->sdev, SROCE_OBJ_QP);
 	return 0;
 }
 

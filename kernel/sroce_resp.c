@@ -991,7 +991,7 @@ void sroce_resp_reset(struct sroce_qp *qp)
 
 int sroce_resp_alloc(struct sroce_qp *qp, u32 nres)
 {
-	struct sroce_rd_res *res = kcalloc(nres, sizeof(*res), GFP_KERNEL);
+	struct sroce_rd_res *res = kcalloc(nres, sizeof(*res), GFP_KERNEL_ACCOUNT);
 
 	if (!res)
 		return -ENOMEM;

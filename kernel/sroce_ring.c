@@ -39,7 +39,7 @@ int sroce_ring_init(struct sroce_ring *r, u32 min_slots, u32 stride,
 	r->mask = (1U << log2) - 1;
 	r->stride = stride;
 	r->bytes = PAGE_ALIGN(SROCE_RING_HDR_SIZE + ((size_t)stride << log2));
-	r->hdr = vmalloc_user(r->bytes);
+	r->hdr = __vmalloc(r->bytes, sroce_user_gfp(udata) | __GFP_ZERO);
 	if (!r->hdr)
 		return -ENOMEM;
 	r->slots = (u8 *)r->hdr + SROCE_RING_HDR_SIZE;
@@ -50,7 +50,7 @@ int sroce_ring_init(struct sroce_ring *r, u32 min_slots, u32 stride,
 		return 0;
 
 	uc = rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc);
-	r->mentry = kzalloc(sizeof(*r->mentry), GFP_KERNEL);
+	r->mentry = kzalloc(sizeof(*r->mentry), sroce_user_gfp(udata));
 	if (!r->mentry) {
 		err = -ENOMEM;
 		goto err_vfree;
@@ -174,14 +174,26 @@ int sroce_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *rentry;
 	struct sroce_mmap_entry *entry;
-	int err;
+	unsigned long off;
+	int err = 0;
 
 	rentry = rdma_user_mmap_entry_get(ibuc, vma);
 	if (!rentry)
 		return -EINVAL;
 	entry = container_of(rentry, struct sroce_mmap_entry, rdma);
-	/* remap_vmalloc_range refuses a mapping larger than the ring. */
-	err = remap_vmalloc_range(vma, entry->vaddr, 0);
+	/*
+	 * The ring is __vmalloc()ed (zeroed; remap_vmalloc_range wants
+	 * vmalloc_user, which cannot charge a memory cgroup): its pages
+	 * are inserted one by one. The entry's size is the VMA's (checked by
+	 * rdma_user_mmap_entry_get).
+	 */
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	for (off = 0; off < vma->vm_end - vma->vm_start; off += PAGE_SIZE) {
+		err = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(entry->vaddr + off));
+		if (err)
+			break;
+	}
 	rdma_user_mmap_entry_put(rentry);
 	return err;
 }

@@ -203,11 +203,16 @@ static int sroce_create_srq(struct ib_srq *ibsrq,
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
 
+	err = sroce_obj_get(sdev, SROCE_OBJ_SRQ);
+	if (err)
+		return err;
 	err = xa_alloc_cyclic_irq(&sdev->srq_xa, &srq->srq_num, srq,
 				  XA_LIMIT(1, SROCE_MAX_SRQ), &sdev->srq_next,
 				  GFP_KERNEL);
-	if (err < 0)
-		return err == -EBUSY ? -ENOMEM : err;
+	if (err < 0) {
+		err = err == -EBUSY ? -ENOMEM : err;
+		goto err_put;
+	}
 	srq->rq.ibsrq = ibsrq;
 	err = sroce_rq_init(&srq->rq, attr->max_wr, attr->max_sge, udata);
 	if (err)
@@ -226,6 +231,8 @@ err_free_rq:
 	sroce_rq_free(&srq->rq);
 err_erase:
 	xa_erase_irq(&sdev->srq_xa, srq->srq_num);
+err_put:
+	sroce_obj_put(sdev, SROCE_OBJ_SRQ);
 	return err;
 }
 
@@ -269,6 +276,7 @@ static int sroce_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	/* The core holds no QP on this SRQ any more. */
 	xa_erase_irq(&sdev->srq_xa, srq->srq_num);
 	sroce_rq_free(&srq->rq);
+	sroce_obj_put(sdev, SROCE_OBJ_SRQ);
 	return 0;
 }
 
