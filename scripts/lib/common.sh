@@ -43,3 +43,35 @@ umount_root() {
 	done
 	return 0
 }
+
+# root_add_packages STAMP LOG PKG...: install PKGs into the existing cached
+# root in place, once: the root is shared by every build and guest run, so
+# it is never rebuilt for this. STAMP (a file at the root's top) says it is
+# done and is checked again under the root's lock, since another user may
+# have just installed them; LOG goes to the cache. A stamp named
+# .sroce-root-* is newer than guest.ext4 and makes scripts/vm/mkimage.sh
+# rebuild the image once (packages the guest runs); any other name does
+# not (build-time tools).
+root_add_packages() {
+	local stamp=$1 logf=$SROCE_CACHE/$2 pkgs
+	shift 2
+	pkgs="$*"
+	"$SROCE_TOP/scripts/mkroot.sh"
+	[ -e "$SROCE_ROOT/$stamp" ] && return 0
+	log "adding $pkgs to the cached root"
+	in_root sh -c "
+		[ -e /$stamp ] && exit 0
+		missing=
+		for p in $pkgs; do
+			dpkg-query -W -f='\${Status}' \$p 2>/dev/null | grep -q 'ok installed' ||
+				missing=\"\$missing \$p\"
+		done
+		if [ -n \"\$missing\" ]; then
+			apt-get install -y -q --no-install-recommends \$missing ||
+				{ apt-get update -q && apt-get install -y -q --no-install-recommends \$missing; } ||
+				exit 1
+			apt-get clean
+		fi
+		touch /$stamp" >"$logf" 2>&1 || {
+		tail -30 "$logf"; die "installing $pkgs failed"; }
+}
