@@ -32,6 +32,13 @@ struct sroce_mcg {
 	union ib_gid mgid;
 	u32 nqps;
 	struct sroce_qp *qps[SROCE_MAX_MCAST_QP_ATTACH];
+	/*
+	 * Attachments of qps[i] (attach_mutex): uverbs passes an attach of
+	 * a group it holds already under another MLID on to the driver, and
+	 * counts the QP busy once per attach that succeeded, so each needs
+	 * a detach that succeeds (an MLID means nothing on RoCE).
+	 */
+	u32 nattach[SROCE_MAX_MCAST_QP_ATTACH];
 };
 
 void sroce_mcast_init(struct sroce_mcast *m)
@@ -124,14 +131,17 @@ static int sroce_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid)
 		g = new;
 	}
 	for (i = 0; i < g->nqps; i++)
-		if (g->qps[i] == qp)
-			goto unlock;	/* attached already: nothing to do */
+		if (g->qps[i] == qp) {
+			g->nattach[i]++;	/* attached already: one more */
+			goto unlock;
+		}
 	if (g->nqps >= SROCE_MAX_MCAST_QP_ATTACH ||
 	    m->nattached >= SROCE_MAX_MCAST_TOTAL_ATTACH) {
 		err = -ENOMEM;
 		goto undo_new;
 	}
 	spin_lock_bh(&m->lock);
+	g->nattach[g->nqps] = 1;
 	g->qps[g->nqps++] = qp;
 	if (new) {
 		list_add_tail(&new->list, &m->groups);
@@ -154,15 +164,17 @@ unlock:
 }
 
 /*
- * Take @qp out of @g. Caller holds attach_mutex. Returns true if @qp was
- * attached. An emptied group is unlinked and freed, and its IP group left.
+ * Take one attachment of @qp to @g away, or all of them (@all: the QP is
+ * destroyed). Caller holds attach_mutex. Returns true if @qp was
+ * attached. A QP whose last attachment goes leaves the group; an emptied
+ * group is unlinked and freed, and its IP group left.
  */
 static bool sroce_mcg_remove(struct sroce_dev *sdev, struct sroce_mcg *g,
-			     struct sroce_qp *qp)
+			     struct sroce_qp *qp, bool all)
 {
 	struct sroce_mcast *m = &sdev->mcast;
 	bool empty = false;
-	u32 i;
+	u32 i, last;
 
 	spin_lock_bh(&m->lock);
 	for (i = 0; i < g->nqps && g->qps[i] != qp; i++)
@@ -171,7 +183,13 @@ static bool sroce_mcg_remove(struct sroce_dev *sdev, struct sroce_mcg *g,
 		spin_unlock_bh(&m->lock);
 		return false;
 	}
-	g->qps[i] = g->qps[--g->nqps];
+	if (!all && --g->nattach[i]) {
+		spin_unlock_bh(&m->lock);
+		return true;
+	}
+	last = --g->nqps;
+	g->qps[i] = g->qps[last];
+	g->nattach[i] = g->nattach[last];
 	m->nattached--;
 	if (!g->nqps) {
 		list_del(&g->list);
@@ -198,7 +216,7 @@ static int sroce_detach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid)
 	spin_lock_bh(&m->lock);
 	g = sroce_mcg_find(m, mgid);
 	spin_unlock_bh(&m->lock);
-	if (g && sroce_mcg_remove(qp->sdev, g, qp))
+	if (g && sroce_mcg_remove(qp->sdev, g, qp, false))
 		err = 0;
 	mutex_unlock(&m->attach_mutex);
 	return err;
@@ -214,7 +232,7 @@ void sroce_mcast_qp_gone(struct sroce_qp *qp)
 	mutex_lock(&m->attach_mutex);
 	/* Only attach/detach change the list, and we hold their mutex. */
 	list_for_each_entry_safe(g, next, &m->groups, list)
-		sroce_mcg_remove(qp->sdev, g, qp);
+		sroce_mcg_remove(qp->sdev, g, qp, true);
 	mutex_unlock(&m->attach_mutex);
 }
 
