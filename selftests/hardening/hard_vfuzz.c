@@ -168,6 +168,9 @@ struct qpent {
 	struct ibv_qp *qp;
 	enum ibv_qp_type type;
 	int ex;			/* created with ibv_create_qp_ex, send ops */
+	int nm;			/* multicast attachments made (up to 8) */
+	union ibv_gid mg[8];
+	uint16_t ml[8];
 };
 
 struct fdev {
@@ -190,6 +193,12 @@ static int big_objects;		/* objects created at the device limits */
 static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int stop;
 static int extra_ctx, fd_passes, forks;
+/*
+ * FUZZ_AVOID=mcast_lid: multicast attach/detach always with MLID 0, so
+ * that one group is never attached twice under two MLIDs (finding 1 in
+ * vfuzz.sh): lets a run look past that bug while it is open.
+ */
+static int avoid_mcast_lid;
 static const char *self_exe;
 
 static unsigned char *slot_base(int d, int i)
@@ -334,6 +343,30 @@ static int rsgl(struct fdev *f, struct ibv_sge *sg, int max, int readable)
 	return n;
 }
 
+/* One SGE inside a live MR of @f, with its lkey (0 if there is none). */
+static int sane_sge(struct fdev *f, struct ibv_sge *sg, uint32_t max_len)
+{
+	struct mrent *m = PICKE(f->mr);
+	size_t off;
+
+	if (!m)
+		return 0;
+	if (m->implicit) {
+		int d = f - dev, i = rn(NMR);
+
+		off = slot_len[d * NMR + i] ? rn(slot_len[d * NMR + i]) : 0;
+		sg->addr = (uintptr_t)slot_base(d, i) + off;
+	} else {
+		off = m->mr->length ? rn(m->mr->length) : 0;
+		sg->addr = (uintptr_t)m->mr->addr + off;
+		if (m->mr->length - off < max_len)
+			max_len = m->mr->length - off;
+	}
+	sg->length = 1 + rn(max_len ? max_len : 1);
+	sg->lkey = m->mr->lkey;
+	return 1;
+}
+
 /* ---- async events and completion channels ------------------------------ */
 
 static void drain_events(struct fdev *f)
@@ -356,6 +389,8 @@ static void drain_events(struct fdev *f)
 		}
 	}
 }
+
+static void mcast_detach(struct qpent *q, int k);
 
 /* ---- PD, CQ ------------------------------------------------------------ */
 
@@ -584,6 +619,7 @@ static void op_qp_create(struct fdev *f)
 	f->qp[i].qp = qp;
 	f->qp[i].type = a.qp_type;
 	f->qp[i].ex = !!(a.comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS);
+	f->qp[i].nm = 0;
 }
 
 static void rah(struct fdev *f, struct fdev *peer, struct ibv_ah_attr *ah)
@@ -620,6 +656,18 @@ static void op_qp_modify(struct fdev *f)
 
 	if (!q)
 		return;
+	if (pct(30)) {	/* the moves valid from most states */
+		static const enum ibv_qp_state st[] = {
+			IBV_QPS_ERR, IBV_QPS_RESET, IBV_QPS_SQD, IBV_QPS_RTS,
+		};
+
+		a.qp_state = st[rn(ARRAY_SIZE(st))];
+		a.en_sqd_async_notify = 1;
+		mask = IBV_QP_STATE | (a.qp_state == IBV_QPS_SQD ?
+				       IBV_QP_EN_SQD_ASYNC_NOTIFY : 0);
+		rec(OP_qp_modify, ibv_modify_qp(q->qp, &a, mask));
+		return;
+	}
 	mask = rnd() & ((1 << 21) - 1);
 	if (pct(80))
 		mask |= IBV_QP_STATE;
@@ -758,6 +806,9 @@ static void op_qp_destroy(struct fdev *f)
 
 	if (i < 0)
 		return;
+	/* uverbs refuses (EBUSY) while the QP has multicast attachments. */
+	while (f->qp[i].nm && pct(80))
+		mcast_detach(&f->qp[i], 0);
 	pthread_mutex_lock(&map_lock);
 	e = ibv_destroy_qp(f->qp[i].qp);
 	pthread_mutex_unlock(&map_lock);
@@ -775,6 +826,54 @@ static const enum ibv_wr_opcode send_ops[] = {
 	IBV_WR_LOCAL_INV, IBV_WR_BIND_MW, IBV_WR_SEND_WITH_INV, IBV_WR_TSO,
 	IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE, IBV_WR_FLUSH,
 };
+
+/* A WR a correct application could post on @q (its buffers may be gone). */
+static int sane_wr(struct fdev *f, struct fdev *pf, struct qpent *q,
+		   struct ibv_send_wr *w, struct ibv_sge *sg)
+{
+	static const enum ibv_wr_opcode rc_ops[] = {
+		IBV_WR_SEND, IBV_WR_SEND_WITH_IMM, IBV_WR_RDMA_WRITE,
+		IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_READ,
+		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD,
+		IBV_WR_SEND_WITH_INV,
+	};
+	struct mrent *rm = PICKE(pf->mr);
+
+	switch (q->type) {
+	case IBV_QPT_RC: w->opcode = rc_ops[rn(ARRAY_SIZE(rc_ops))]; break;
+	case IBV_QPT_UC: w->opcode = rc_ops[rn(4)]; break;
+	case IBV_QPT_UD: w->opcode = rc_ops[rn(2)]; break;
+	default: return 0;
+	}
+	w->send_flags = IBV_SEND_SIGNALED;
+	w->sg_list = sg;
+	w->num_sge = sane_sge(f, sg, q->type == IBV_QPT_UD ? 1024 : 16384);
+	w->imm_data = rnd();
+	w->wr_id = rnd();
+	if (w->opcode == IBV_WR_SEND_WITH_INV)
+		w->invalidate_rkey = rkey_of(pf);
+	if (q->type == IBV_QPT_UD) {
+		struct ibv_qp *pq = pf->qp[rn(NQP)].qp;
+
+		w->wr.ud.ah = PICK(f->ah);
+		w->wr.ud.remote_qpn = pq ? pq->qp_num : 1;
+		w->wr.ud.remote_qkey = 0x11111111;
+		return w->wr.ud.ah != NULL;
+	}
+	if (w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+	    w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+		if (w->num_sge)
+			sg->length = 8;
+		w->wr.atomic.remote_addr = rm ? ((uintptr_t)rm->mr->addr + 7) & ~7ULL : 0;
+		w->wr.atomic.rkey = rm ? rm->mr->rkey : 0;
+		w->wr.atomic.compare_add = rnd();
+		w->wr.atomic.swap = rnd();
+	} else if (rm) {
+		w->wr.rdma.remote_addr = (uintptr_t)rm->mr->addr;
+		w->wr.rdma.rkey = rm->mr->rkey;
+	}
+	return 1;
+}
 
 static void op_post_send(struct fdev *f)
 {
@@ -834,6 +933,14 @@ static void op_post_send(struct fdev *f)
 			w->wr.ud.remote_qkey = pct(80) ? 0x11111111 : rnd();
 		}
 		w->next = i + 1 < n ? &wr[i + 1] : NULL;
+		if (pct(60)) {
+			struct ibv_send_wr *next = w->next;
+
+			memset(w, 0, sizeof(*w));
+			if (!sane_wr(f, pf, q, w, sg[i]))
+				return;
+			w->next = next;
+		}
 	}
 	rec(OP_post_send, ibv_post_send(q->qp, wr, &bad));
 }
@@ -850,7 +957,8 @@ static void op_post_recv(struct fdev *f)
 	for (i = 0; i < n; i++) {
 		wr[i].wr_id = rnd();
 		wr[i].sg_list = sg[i];
-		wr[i].num_sge = rsgl(f, sg[i], DP_MAX_SGE + 1, 0);
+		wr[i].num_sge = pct(60) ? sane_sge(f, sg[i], 16384) :
+				  rsgl(f, sg[i], DP_MAX_SGE + 1, 0);
 		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
 	}
 	rec(OP_post_recv, ibv_post_recv(q->qp, wr, &bad));
@@ -1054,6 +1162,19 @@ static void op_advise_mr(struct fdev *f)
 {
 	struct ibv_sge sg[8];
 	int n = rsgl(f, sg, 7, 0);
+	struct mrent *m = PICKE(f->mr);
+
+	if (m && m->odp && pct(60)) {	/* a prefetch of an ODP MR's pages */
+		n = 1 + rn(4);
+		for (int k = 0; k < n; k++)
+			sane_sge(f, &sg[k], 65536);
+		for (int k = 0; k < n; k++)
+			sg[k].lkey = m->mr->lkey;
+		rec(OP_advise_mr, ibv_advise_mr(m->mr->pd,
+			IBV_ADVISE_MR_ADVICE_PREFETCH + rn(3),
+			rn(2) * IBV_ADVISE_MR_FLAG_FLUSH, sg, n));
+		return;
+	}
 
 	uint32_t advice = pct(90) ? IBV_ADVISE_MR_ADVICE_PREFETCH + rn(3) :
 				    rnd() % 16;
@@ -1081,18 +1202,40 @@ static void rmgid(union ibv_gid *g)
 	}
 }
 
+static void mcast_detach(struct qpent *q, int k)
+{
+	int e = ibv_detach_mcast(q->qp, &q->mg[k], q->ml[k]);
+
+	rec(OP_mcast_detach, e);
+	q->mg[k] = q->mg[--q->nm];
+	q->ml[k] = q->ml[q->nm];
+}
+
+/* The MLID is ignored on RoCE; uverbs still tells attachments apart by it. */
 static void op_mcast(struct fdev *f, int attach)
 {
 	struct qpent *q = PICKE(f->qp);
+	uint16_t lid = avoid_mcast_lid || rn(2) ? 0 : rn(4);
 	union ibv_gid g;
+	int e;
 
 	if (!q)
 		return;
+	if (!attach && q->nm && pct(70)) {	/* one it made */
+		mcast_detach(q, rn(q->nm));
+		return;
+	}
 	rmgid(&g);
-	if (attach)
-		rec(OP_mcast_attach, ibv_attach_mcast(q->qp, &g, rn(2) ? 0 : rnd()));
-	else
-		rec(OP_mcast_detach, ibv_detach_mcast(q->qp, &g, rn(2) ? 0 : rnd()));
+	if (!attach) {
+		rec(OP_mcast_detach, ibv_detach_mcast(q->qp, &g, lid));
+		return;
+	}
+	e = ibv_attach_mcast(q->qp, &g, lid);
+	rec(OP_mcast_attach, e);
+	if (!e && q->nm < 8) {
+		q->mg[q->nm] = g;
+		q->ml[q->nm++] = lid;
+	}
 }
 
 static void op_query(struct fdev *f)
@@ -1616,32 +1759,45 @@ static int receiver(int sock, uint32_t seed)
 
 /* ---- the run ------------------------------------------------------------- */
 
+/*
+ * Destroy what is left, in passes (a dependency may free up), then say what
+ * could not be destroyed and why: the close of the context must still
+ * release it (uverbs WARNs when a driver's destroy keeps failing).
+ */
 static void destroy_all(struct fdev *f)
 {
-	int i;
+	int i, pass, e;
 
 	pthread_mutex_lock(&map_lock);
-	for (i = 0; i < NQP; i++)
-		if (f->qp[i].qp && !ibv_destroy_qp(f->qp[i].qp))
-			f->qp[i].qp = NULL;
-	for (i = 0; i < NMW; i++)
-		if (f->mw[i] && !ibv_dealloc_mw(f->mw[i]))
-			f->mw[i] = NULL;
-	for (i = 0; i < NMR; i++)
-		if (f->mr[i].mr && !ibv_dereg_mr(f->mr[i].mr))
-			f->mr[i].mr = NULL;
-	for (i = 0; i < NAH; i++)
-		if (f->ah[i] && !ibv_destroy_ah(f->ah[i]))
-			f->ah[i] = NULL;
-	for (i = 0; i < NSRQ; i++)
-		if (f->srq[i] && !ibv_destroy_srq(f->srq[i]))
-			f->srq[i] = NULL;
-	for (i = 0; i < NCQ; i++)
-		if (f->cq[i] && !ibv_destroy_cq(f->cq[i]))
-			f->cq[i] = NULL;
-	for (i = 0; i < NPD; i++)
-		if (f->pd[i] && !ibv_dealloc_pd(f->pd[i]))
-			f->pd[i] = NULL;
+	for (pass = 0; pass < 3; pass++) {
+		int last = pass == 2;
+
+#define TRY(what, cond, call, clear) do {				\
+		if ((cond) && (e = (call)) == 0)			\
+			clear;						\
+		else if ((cond) && last)				\
+			printf("# left on %s: %s %d (%s)\n", f->d.name,	\
+			       what, i, strerror(e));			\
+	} while (0)
+		for (i = 0; i < NQP; i++)
+			while (f->qp[i].qp && f->qp[i].nm)
+				mcast_detach(&f->qp[i], 0);
+		for (i = 0; i < NQP; i++)
+			TRY("qp", f->qp[i].qp, ibv_destroy_qp(f->qp[i].qp), f->qp[i].qp = NULL);
+		for (i = 0; i < NMW; i++)
+			TRY("mw", f->mw[i], ibv_dealloc_mw(f->mw[i]), f->mw[i] = NULL);
+		for (i = 0; i < NMR; i++)
+			TRY("mr", f->mr[i].mr, ibv_dereg_mr(f->mr[i].mr), f->mr[i].mr = NULL);
+		for (i = 0; i < NAH; i++)
+			TRY("ah", f->ah[i], ibv_destroy_ah(f->ah[i]), f->ah[i] = NULL);
+		for (i = 0; i < NSRQ; i++)
+			TRY("srq", f->srq[i], ibv_destroy_srq(f->srq[i]), f->srq[i] = NULL);
+		for (i = 0; i < NCQ; i++)
+			TRY("cq", f->cq[i], ibv_destroy_cq(f->cq[i]), f->cq[i] = NULL);
+		for (i = 0; i < NPD; i++)
+			TRY("pd", f->pd[i], ibv_dealloc_pd(f->pd[i]), f->pd[i] = NULL);
+#undef TRY
+	}
 	pthread_mutex_unlock(&map_lock);
 }
 
@@ -1716,6 +1872,7 @@ static void fuzz(const struct dp_case *c)
 	int d, i;
 
 	(void)c;
+	avoid_mcast_lid = getenv("FUZZ_AVOID") && strstr(getenv("FUZZ_AVOID"), "mcast_lid");
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGILL, &sa, NULL);
@@ -1802,8 +1959,45 @@ static void fuzz(const struct dp_case *c)
 	     iters, secs, (unsigned long long)seed);
 }
 
+/*
+ * Finding 1, shrunk: a UD QP attached to one group under two MLIDs. sroce
+ * answers the second attach 0 without counting it, the core counts both
+ * (qp->usecnt), and the second detach fails: the QP can never be
+ * destroyed, and closing the context WARNs in uverbs_destroy_ufile_hw.
+ * Not in the default run (-t mcast_two_mlids runs it): the WARN ends the
+ * guest under panic_on_warn.
+ */
+static void mcast_two_mlids(const struct dp_case *c)
+{
+	struct dp_dev d;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_qp_init_attr a = { .cap = { 1, 1, 1, 1, 0 }, .qp_type = IBV_QPT_UD };
+	union ibv_gid g = { .raw = { [10] = 0xff, [11] = 0xff, [12] = 239, [15] = 1 } };
+	int e1, e2, d1, d2, e;
+
+	(void)c;
+	dp_open(&d, 0, 4);
+	cq = ibv_create_cq(d.ctx, 4, NULL, NULL, 0);
+	CHECK(cq, "create_cq: %m");
+	a.send_cq = a.recv_cq = cq;
+	qp = ibv_create_qp(d.pd, &a);
+	CHECK(qp, "create_qp: %m");
+	e1 = ibv_attach_mcast(qp, &g, 0);
+	e2 = ibv_attach_mcast(qp, &g, 1);
+	d1 = ibv_detach_mcast(qp, &g, 0);
+	d2 = ibv_detach_mcast(qp, &g, 1);
+	e = ibv_destroy_qp(qp);
+	NOTE("attach mlid 0: %d, mlid 1: %d; detach mlid 0: %d, mlid 1: %d; destroy_qp: %d (%s)",
+	     e1, e2, d1, d2, e, strerror(e));
+	CHECK(!e, "destroy_qp after every attachment was detached: %s", strerror(e));
+	ibv_destroy_cq(cq);
+	dp_close(&d);
+}
+
 static const struct dp_case cases[] = {
 	{ "verbs_ring_fuzz", fuzz, IBV_QPT_RC, 4 },
+	{ "repro_mcast_two_mlids", mcast_two_mlids, IBV_QPT_UD, 4 },
 };
 
 int main(int argc, char **argv)
