@@ -117,7 +117,7 @@ kill "$sampler" 2>/dev/null
 wait "$sampler" 2>/dev/null
 info "fuzzer: exit $rc after $((t1 - t0)) s"
 bad=0
-[ $rc = 0 ] || { info "FAIL: the fuzzer failed (exit $rc)"; bad=1; }
+[ "$rc" = 0 ] || { info "FAIL: the fuzzer failed (exit $rc)"; bad=1; }
 grep -q "uid=$FUZZ_UID" "$out" || { info "FAIL: the fuzzer did not run as uid $FUZZ_UID"; bad=1; }
 
 # After it exits: no sroce work item may keep a CPU busy (the idle guest is
