@@ -12,28 +12,24 @@
 # - every sroce object gone (rdma res back to its baseline) and kernel
 #   memory (Slab, SUnreclaim, VmallocUsed) back near its baseline;
 # - both devices still carry traffic (ibv_rc_pingpong between them).
-# Usage: vfuzz.sh [SEED [SECS [CASE [AVOID]]]] (or FUZZ_SEED, FUZZ_SECS,
-# FUZZ_AVOID): SEED replays a run; CASE is a case of the program
-# (verbs_ring_fuzz, or repro_mcast_two_mlids: finding 1 shrunk); AVOID
-# (mcast_lid) steers the fuzzer off a known open bug; "-" keeps a default.
+# Usage: vfuzz.sh [SEED [SECS [CASE]]] (or FUZZ_SEED, FUZZ_SECS): SEED
+# replays a run; CASE is a case of the program (verbs_ring_fuzz, the
+# default, or repro_mcast_two_mlids); "-" keeps a default.
 #
-# Findings (the test fails on each until it is fixed):
-# 1. A UD QP attached to one multicast group under two MLIDs (MLIDs mean
-#    nothing on RoCE, but uverbs keys attachments by GID and MLID):
-#    sroce_attach_mcast (kernel/sroce_mcast.c) answers the second attach
-#    0 without counting it, ib_attach_mcast counts both in qp->usecnt, the
-#    second detach fails (EINVAL), so the QP can never be destroyed
-#    (EBUSY) and the context's close WARNs in uverbs_destroy_ufile_hw
-#    (rdma_core.c:940: objects left), a panic under panic_on_warn.
-#    Seed 2 (60 s) hits it; repro_mcast_two_mlids is the shrunk sequence.
+# What it found, each kept as a case:
+# 1. repro_mcast_two_mlids: a UD QP attached to one multicast group under
+#    two MLIDs (they mean nothing on RoCE, but uverbs keys attachments by
+#    GID and MLID and counts the QP busy once per attach) could never be
+#    destroyed: sroce answered the second attach without counting it, the
+#    second detach failed, destroy_qp said EBUSY for good and the
+#    context's close WARNed in uverbs_destroy_ufile_hw (a panic under
+#    panic_on_warn). Seed 2 (60 s) hit it. Fixed in kernel/sroce_mcast.c.
 . "$(dirname "$0")/../errors/err_lib.sh"
 
 arg() { [ "${1:-}" = - ] && echo "${2:-}" || echo "${1:-${2:-}}"; }
 FUZZ_SEED=$(arg "${1:-}" "${FUZZ_SEED:-}")
 FUZZ_SECS=$(arg "${2:-}" "${FUZZ_SECS:-60}")
 FUZZ_CASE=$(arg "${3:-}" verbs_ring_fuzz)
-FUZZ_AVOID=$(arg "${4:-}" "${FUZZ_AVOID:-}")
-export FUZZ_AVOID
 PROG=$TOOLS/hard_vfuzz
 FUZZ_UID=65534
 # Kernel memory the run may leave behind (KiB). Slab caches keep partly
