@@ -18,6 +18,11 @@
 #define SROCE_REMOTE_ACCESS (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
 			     IB_ACCESS_REMOTE_ATOMIC)
 
+static enum sroce_obj_type sroce_key_obj(enum sroce_key_kind kind)
+{
+	return kind == SROCE_KEY_MW ? SROCE_OBJ_MW : SROCE_OBJ_MR;
+}
+
 /**
  * sroce_key_alloc - reserve a key index
  * @sdev: the device
@@ -28,11 +33,6 @@
  * sroce_key_publish() makes it so once the object is ready. Returns 0 or
  * -ENOMEM (table full or no memory).
  */
-static enum sroce_obj_type sroce_key_obj(enum sroce_key_kind kind)
-{
-	return kind == SROCE_KEY_MW ? SROCE_OBJ_MW : SROCE_OBJ_MR;
-}
-
 int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
 		    enum sroce_key_kind kind)
 {
@@ -372,18 +372,6 @@ void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
 	kunmap_local(map);
 }
 
-/**
- * sroce_mr_atomic - execute an ATOMIC on an MR word
- * @mr: an MR returned by sroce_mr_lookup() for the 8 bytes at @iova
- * @iova: the word (8-byte aligned, seed-rules R1.2)
- * @cmp_swap: compare and swap (else fetch and add)
- * @swap_add: swap or add value
- * @comp: compare value
- * @orig: set to the word's value before the operation
- *
- * Like sroce_mr_copy(); on -EWOULDBLOCK the ATOMIC was not executed.
- * Returns 0, -EWOULDBLOCK or -EFAULT.
- */
 static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 				 u64 swap_add, u64 comp, u64 *orig)
 {
@@ -399,6 +387,18 @@ static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 	return 0;
 }
 
+/**
+ * sroce_mr_atomic - execute an ATOMIC on an MR word
+ * @mr: an MR returned by sroce_mr_lookup() for the 8 bytes at @iova
+ * @iova: the word (8-byte aligned, seed-rules R1.2)
+ * @cmp_swap: compare and swap (else fetch and add)
+ * @swap_add: swap or add value
+ * @comp: compare value
+ * @orig: set to the word's value before the operation
+ *
+ * Like sroce_mr_copy(); on -EWOULDBLOCK the ATOMIC was not executed.
+ * Returns 0, -EWOULDBLOCK or -EFAULT.
+ */
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig)
 {
