@@ -107,10 +107,12 @@ devinfo_field() {
 }
 
 # Kernel log lines that mean a bug: oopses, WARNs, SLUB debug and KFENCE
-# reports, KASAN, UBSAN, lockdep, kmemleak, hung tasks (scripts/vm/
+# reports, KASAN, UBSAN, lockdep, kmemleak, hung tasks ("INFO: task ...
+# blocked"), each by the words of its report, not of its boot message or
+# of the command line that turns it on (scripts/vm/
 # run-qemu.sh turns the stock kernel's checks on, the debug kernel has the
 # rest). The same expression scans the console on the host.
-KERNEL_REPORT_RE='BUG|WARNING|Oops|general protection|Kernel panic|refcount_t|leak|UBSAN|KASAN|KFENCE|INFO: task|INFO: possible|INFO: rcu|inconsistent lock state|kmemleak|hung_task'
+KERNEL_REPORT_RE='BUG|WARNING|Oops|general protection|Kernel panic|refcount_t|suspected memory leak|UBSAN|KASAN|KFENCE|INFO: task|INFO: possible|INFO: rcu|inconsistent lock state'
 # ... since the mark set by dmesg_mark.
 dmesg_mark() { DMESG_MARK=$(dmesg | wc -l); }
 dmesg_bugs() {

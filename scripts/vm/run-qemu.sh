@@ -71,7 +71,7 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 # selftests' (selftests/lib.sh).
 KERNEL_REPORT_RE=$(sed -n "s/^KERNEL_REPORT_RE='\(.*\)'$/\1/p" "$SROCE_TOP/selftests/lib.sh")
 reports=$(tr -d '\r' <"$console" | grep -E '^\[ *[0-9]+\.[0-9]+\] ' |
-	grep -E "$KERNEL_REPORT_RE" | head -40 || true)
+	grep -v 'Kernel command line:' | grep -E "$KERNEL_REPORT_RE" | head -40 || true)
 [ -n "$reports" ] && { log "kernel reports on the guest console:"; echo "$reports" >&2; }
 [ "$rc" = 124 ] && { log "guest timed out after ${timeout_s}s"; exit 124; }
 grc=$(tr -d '\r' <"$console" | sed -n 's/.*SROCE-GUEST-EXIT=\([0-9][0-9]*\).*/\1/p' | tail -1)
