@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The hostile peer of hardening/hostile.sh.
 
-usage: hostile.py --target FILE --secs N --seed S
+usage: hostile.py --target FILE --secs N --seed S [--skip KIND,...]
 
 Reads the victim's target file (hardening/hard_victim.c writes it, and
 rewrites it whenever a pair is re-made), learns the live PSNs by sniffing
@@ -267,7 +267,7 @@ class Injector:
         full = ib(op, q["b_qpn"] if frm_a else q["a_qpn"],
                   self.epsn_b(q) if frm_a else self.epsn_a(q),
                   qkey=q.get("qkey", 0))
-        cut = self.rnd.randrange(4 if self.rnd.random() < 0.2 else 12,
+        cut = self.rnd.randrange(5 if self.rnd.random() < 0.2 else 12,
                                  hdr_len(op))
         self.send("truncated", frm_a, full[:cut])
 
@@ -568,8 +568,11 @@ class Injector:
         self.sn = Sniffer(in_netns(a.ns_a, sniff_sock), self.ip_a, self.ip_b,
                           self.t.num("mtu", 1024))
         self.sn.start()
-        kinds = [getattr(self, "k_" + k) for k, w in self.KINDS]
-        weights = [w for k, w in self.KINDS]
+        skip = set(a.skip.split(",")) if a.skip else set()
+        kinds = [getattr(self, "k_" + k) for k, w in self.KINDS if k not in skip]
+        weights = [w for k, w in self.KINDS if k not in skip]
+        if skip:
+            print("# kinds left out: %s" % ",".join(sorted(skip)), flush=True)
         start = time.monotonic()
         end = start + a.secs
         # floods and multicast bursts at seeded times
@@ -611,6 +614,8 @@ def main():
     ap.add_argument("--ns-a", default="sroce_a")
     ap.add_argument("--ns-b", default="sroce_b")
     ap.add_argument("--sniff-if", default="veth_a")
+    ap.add_argument("--skip", default="",
+                    help="kinds (k_NAME without k_) left out, comma-separated")
     a = ap.parse_args()
     if a.seed is None:
         a.seed = int(time.time())

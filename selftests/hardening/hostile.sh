@@ -10,11 +10,14 @@
 # kernel report.
 # HOSTILE_SEED=n (or a second argument) replays a run (the seed is
 # printed); HOSTILE_SECS=n (or a first argument) sets how long the traffic
-# and the injection run (default 60).
+# and the injection run (default 60); HOSTILE_SKIP=kind,... (or a third
+# argument) leaves kinds of packets out (hostile.py's k_<kind>), to narrow
+# a finding down.
 . "$(dirname "$0")/../errors/err_lib.sh"
 
 SECS=${1:-${HOSTILE_SECS:-60}}
 SEED=${2:-${HOSTILE_SEED:-$(date +%s)}}
+SKIP=${3:-${HOSTILE_SKIP:-}}
 VICTIM=$TOOLS/hard_victim
 INJECTOR=$SELFTESTS_DIR/hardening/hostile.py
 [ -x "$VICTIM" ] || fail "$VICTIM is not built (scripts/build-selftests.sh)"
@@ -45,6 +48,32 @@ rping_pair() {
 	return $rc
 }
 
+# Where the victim's processes are, then whether they end at all.
+victim_stuck() {
+	local p n kids alive
+	for p in $1 $(pgrep -P "$1"); do
+		info "victim process $p: $(awk '/^State/ { print $2, $3 }' /proc/"$p"/status 2>/dev/null)"
+		sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null
+	done
+	for p in $(pgrep -P "$1"); do
+		for n in /proc/"$p"/task/*; do
+			[ "$n" = /proc/"$p"/task/"$p" ] && continue
+			info "  thread ${n##*/}: $(awk '/^State/ { print $2, $3 }' "$n"/status 2>/dev/null)"
+			sed 's/^/#     /' "$n"/stack 2>/dev/null
+		done
+	done
+	kids=$(pgrep -P "$1")
+	# shellcheck disable=SC2086
+	kill -9 "$1" $kids 2>/dev/null
+	for n in $(seq 1 150); do
+		alive=
+		for p in $kids; do [ -d /proc/"$p" ] && alive="$alive $p"; done
+		[ -z "$alive" ] && break
+		sleep 0.2
+	done
+	info "after SIGKILL: victim's case process${alive:+es}${alive:- gone after $((n / 5)) s}${alive:+$alive still there after 30 s (uninterruptible)}"
+}
+
 dmesg_mark
 dp_up
 # The injector's multicast burst leaves A's namespace by this route.
@@ -62,7 +91,7 @@ vlog=$(mktemp) ilog=$(mktemp)
 t0=$SECONDS
 HOSTILE_SECS=$SECS HOSTILE_SEED=$SEED HOSTILE_TARGET=$target "$VICTIM" >"$vlog" 2>&1 &
 vpid=$!
-python3 "$INJECTOR" --target "$target" --secs "$SECS" --seed "$SEED" >"$ilog" 2>&1 &
+python3 "$INJECTOR" --target "$target" --secs "$SECS" --seed "$SEED" --skip "$SKIP" >"$ilog" 2>&1 &
 ipid=$!
 
 # The victim: its traffic, its teardown; then its exit gets 10 s from
@@ -74,12 +103,12 @@ while kill -0 "$vpid" 2>/dev/null; do
 	fi
 	if [ -n "$verdict_at" ] && [ $((SECONDS - verdict_at)) -gt 10 ]; then
 		cat "$vlog"
-		kill -9 "$vpid"
+		victim_stuck "$vpid"
 		fail "the victim did not exit within 10 s of its verdict (exit path stuck)"
 	fi
 	if [ $SECONDS -gt $deadline ]; then
 		cat "$vlog"
-		kill -9 "$vpid"
+		victim_stuck "$vpid"
 		fail "the victim did not finish within $((SECS + 240)) s"
 	fi
 	sleep 0.2
