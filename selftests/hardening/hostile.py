@@ -568,7 +568,7 @@ class Injector:
         self.sn = Sniffer(in_netns(a.ns_a, sniff_sock), self.ip_a, self.ip_b,
                           self.t.num("mtu", 1024))
         self.sn.start()
-        skip = set(a.skip.split(",")) if a.skip else set()
+        skip = set(a.skip.replace("+", ",").split(",")) if a.skip else set()
         kinds = [getattr(self, "k_" + k) for k, w in self.KINDS if k not in skip]
         weights = [w for k, w in self.KINDS if k not in skip]
         if skip:
@@ -615,7 +615,7 @@ def main():
     ap.add_argument("--ns-b", default="sroce_b")
     ap.add_argument("--sniff-if", default="veth_a")
     ap.add_argument("--skip", default="",
-                    help="kinds (k_NAME without k_) left out, comma-separated")
+                    help="kinds (k_NAME without k_) left out, separated by , or +")
     a = ap.parse_args()
     if a.seed is None:
         a.seed = int(time.time())

@@ -11,7 +11,8 @@
 # HOSTILE_SEED=n (or a second argument) replays a run (the seed is
 # printed); HOSTILE_SECS=n (or a first argument) sets how long the traffic
 # and the injection run (default 60); HOSTILE_SKIP=kind,... (or a third
-# argument) leaves kinds of packets out (hostile.py's k_<kind>), to narrow
+# argument, kinds joined by +) leaves kinds of packets out (hostile.py's
+# k_<kind>), to narrow
 # a finding down.
 . "$(dirname "$0")/../errors/err_lib.sh"
 
