@@ -46,6 +46,7 @@ rping_pair() {
 	sed "s/^/# rping server ($sns): /" /tmp/rping_s.$$ | head -5
 	sed "s/^/# rping client ($cns): /" /tmp/rping_c.$$ | head -5
 	rm -f /tmp/rping_s.$$ /tmp/rping_c.$$
+	info "rping server $sns, client $cns: exit $rc"
 	return $rc
 }
 
