@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <unistd.h>
@@ -84,7 +85,30 @@ static int npublished;
 static struct dp_pair *parked[64];
 static int nparked;
 
-static const char *timing_what = "?";
+static const char *volatile timing_what = "?";
+static volatile uint64_t timing_start;	/* 0: no timed call running */
+
+/*
+ * A call blocked in the kernel uninterruptibly takes no signal: a thread
+ * watches the timed calls instead, says which one hangs and ends the
+ * process (as far as the blocked thread lets it).
+ */
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		uint64_t t = timing_start;
+
+		sleep(1);
+		if (t && t == timing_start && dp_now_ms() - t > 10000) {
+			printf("# VIOLATION: %s did not return within 10 s\n",
+			       timing_what);
+			fflush(stdout);
+			_exit(3);
+		}
+	}
+	return NULL;
+}
 
 static void on_alarm(int sig)
 {
@@ -103,9 +127,11 @@ static void on_alarm(int sig)
 #define TIMED(what, call) do {						\
 	uint64_t _t = dp_now_ms();					\
 	timing_what = (what);						\
+	timing_start = _t;						\
 	alarm(10);							\
 	call;								\
 	alarm(0);							\
+	timing_start = 0;						\
 	if (dp_now_ms() - _t > 1000)					\
 		printf("# slow: %s took %llu ms\n", (what),		\
 		       (unsigned long long)(dp_now_ms() - _t));	\
@@ -691,6 +717,11 @@ static void test_hostile(const struct dp_case *c)
 
 	(void)c;
 	signal(SIGALRM, on_alarm);
+	{
+		pthread_t th;
+
+		CHECK(!pthread_create(&th, NULL, watchdog, NULL), "pthread_create");
+	}
 	alarm(0);
 	target_path = getenv("HOSTILE_TARGET");
 	CHECK(target_path, "HOSTILE_TARGET not set");

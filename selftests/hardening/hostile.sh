@@ -103,6 +103,11 @@ while kill -0 "$vpid" 2>/dev/null; do
 	if [ -z "$verdict_at" ] && grep -q "VERDICT" "$vlog"; then
 		verdict_at=$SECONDS
 	fi
+	if grep -q "did not return within 10 s" "$vlog"; then
+		cat "$vlog"
+		victim_stuck "$vpid"
+		fail "a verbs call of the victim hung (replay: HOSTILE_SEED=$SEED)"
+	fi
 	if [ -n "$verdict_at" ] && [ $((SECONDS - verdict_at)) -gt 10 ]; then
 		cat "$vlog"
 		victim_stuck "$vpid"
