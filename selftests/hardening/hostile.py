@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True     # the tree is shared with the host
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "net"))
 import roce_pkt as rp  # noqa: E402
