@@ -1953,12 +1953,11 @@ static void fuzz(const struct dp_case *c)
 }
 
 /*
- * Finding 1, shrunk: a UD QP attached to one group under two MLIDs. sroce
- * answers the second attach 0 without counting it, the core counts both
- * (qp->usecnt), and the second detach fails: the QP can never be
- * destroyed, and closing the context WARNs in uverbs_destroy_ufile_hw.
- * Not in the default run (-t mcast_two_mlids runs it): the WARN ends the
- * guest under panic_on_warn.
+ * Finding 1, shrunk: a UD QP attached to one group under two MLIDs.
+ * Each attach that succeeds is counted by the core (qp->usecnt), so each
+ * needs a detach that succeeds, and then the QP must be destroyable (sroce
+ * once answered the second attach without counting it: destroy_qp said
+ * EBUSY for good and closing the context WARNed in uverbs).
  */
 static void mcast_two_mlids(const struct dp_case *c)
 {
@@ -2002,5 +2001,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--receiver"))
 		return receiver(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	self_exe = "/proc/self/exe";
+	printf("# uid=%d\n", (int)getuid());	/* vfuzz.sh checks who ran */
+	fflush(stdout);
 	return dp_main(argc, argv, cases, ARRAY_SIZE(cases));
 }

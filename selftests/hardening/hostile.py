@@ -317,11 +317,18 @@ class Injector:
                                             SEND_LAST_IMM]), q["b_qpn"], e,
                      payload=self.payload(self.rnd.randrange(1, mtu)))]
         else:
-            pk = [ib(cls | self.rnd.choice([SEND_FIRST, WRITE_FIRST]), q["b_qpn"],
-                     e, va=va, rkey=key, dmalen=2 * mtu,
+            # UC has no PSN window: any SEND FIRST/ONLY starts a message a
+            # correct RNIC accepts, so a checked UC QP gets WRITEs with a
+            # bad key only.
+            writes_only = q["checked"] and cls == UC
+            pk = [ib(cls | (WRITE_FIRST if writes_only else
+                            self.rnd.choice([SEND_FIRST, WRITE_FIRST])),
+                     q["b_qpn"], e, va=va, rkey=key, dmalen=2 * mtu,
                      payload=self.payload(mtu)),
-                  ib(cls | self.rnd.choice([SEND_ONLY, WRITE_ONLY]), q["b_qpn"],
-                     e + 1, va=va, rkey=key, dmalen=16, payload=self.payload(16))]
+                  ib(cls | (WRITE_ONLY if writes_only else
+                            self.rnd.choice([SEND_ONLY, WRITE_ONLY])),
+                     q["b_qpn"], e + 1, va=va, rkey=key, dmalen=16,
+                     payload=self.payload(16))]
         self.send("wrong_sequence", True, pk)
 
     def k_abandon(self):
