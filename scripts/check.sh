@@ -59,7 +59,7 @@ done
 if [ $build_ok = 1 ]; then
 	log "guest selftests (QEMU, TCG)"
 	rm -f "$SROCE_BUILD/selftests-guest.ktap"
-	"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 3600 selftests/run_guest.sh >"$res/guest-console.log" 2>&1
+	"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh >"$res/guest-console.log" 2>&1
 	grc=$?
 	cp "$SROCE_BUILD/selftests-guest.ktap" "$res/guest.ktap" 2>/dev/null || : >"$res/guest.ktap"
 	grep -E "^(not )?ok |^# (FAIL|SKIP)" "$res/guest.ktap"
