@@ -34,12 +34,19 @@ settle_mem() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+rping_listening() {
+	ip netns exec "$1" rdma resource show cm_id 2>/dev/null | grep -q "LISTEN.*:7174"
+}
+
 # rping over rdma_cm from the server's namespace to the client's.
 rping_pair() {
 	local sns=$1 sip=$2 cns=$3 spid rc
 	ip netns exec "$sns" timeout -k 5 60 rping -s -a "$sip" -p 7174 -C 3 -v >/tmp/rping_s.$$ 2>&1 &
 	spid=$!
-	sleep 2
+	# The client is rejected (no such service) if it comes before the
+	# server's listen: wait for the listening cm_id.
+	wait_for 30 rping_listening "$sns" ||
+		info "no listening cm_id on port 7174 after 30 s: $(ip netns exec "$sns" rdma resource show cm_id 2>&1 | head -3)"
 	ip netns exec "$cns" timeout -k 5 60 rping -c -a "$sip" -p 7174 -C 3 -v >/tmp/rping_c.$$ 2>&1
 	rc=$?
 	wait "$spid" || rc=1
