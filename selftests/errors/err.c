@@ -231,3 +231,13 @@ void err_expect_cpus_idle(int ms, const char *what)
 	      "%s: the CPUs were busy %llu of %llu jiffies while nothing ran (a kernel worker spinning?)",
 	      what, b1 - b0, t1 - t0);
 }
+
+void err_expect_ud_recv(struct dp_pair *p, uint64_t wr_id, uint32_t len)
+{
+	struct ibv_wc wc;
+
+	dp_poll(p->b.rcq, &wc, 5000, "B's receive");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, wr_id, p->b.qp->qp_num,
+		    "B's receive");
+	CHECK_EQ(wc.byte_len, DP_GRH + len, "byte_len");
+}

@@ -34,6 +34,8 @@ long err_counter(const struct dp_dev *d, const char *name);
  * no kernel worker left spinning (fails at a quarter of all CPU time).
  */
 void err_expect_cpus_idle(int ms, const char *what);
+/* B's UD receive @wr_id completed, with the GRH and @len bytes. */
+void err_expect_ud_recv(struct dp_pair *p, uint64_t wr_id, uint32_t len);
 /* Move a QP to ERROR through modify_qp. */
 void err_modify_to_err(struct ibv_qp *qp);
 

@@ -51,16 +51,6 @@ static void b_saw_nothing(struct dp_pair *p, const char *what)
 	err_expect_state(p->b.qp, IBV_QPS_RTS, "B's QP");
 }
 
-static void recv_ok(struct dp_pair *p, uint64_t wr_id, uint32_t len)
-{
-	struct ibv_wc wc;
-
-	dp_poll(p->b.rcq, &wc, 5000, "B's receive");
-	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, wr_id, p->b.qp->qp_num,
-		    "B's receive");
-	CHECK_EQ(wc.byte_len, DP_GRH + len, "byte_len");
-}
-
 /* seed-rules R1.5: wrong P_Key injected, dropped and counted. */
 static void test_bad_pkey(const struct dp_case *c)
 {
@@ -79,7 +69,7 @@ static void test_bad_pkey(const struct dp_case *c)
 	CHECK_EQ(err_counter(&d[1], "rx_drop_bad_pkey") - n0, 2, "rx_drop_bad_pkey delta");
 	CHECK_EQ(err_counter(&d[1], "rx_drop_bad_qkey") - q0, 0, "rx_drop_bad_qkey delta");
 	inject_ud(&p, 0xFFFF, p.qkey);		/* the default partition */
-	recv_ok(&p, 1, 64);
+	err_expect_ud_recv(&p, 1, 64);
 	CHECK_EQ(err_counter(&d[1], "rx_drop_bad_pkey") - n0, 2, "rx_drop_bad_pkey delta");
 	NOTE("2 datagrams with a wrong P_Key dropped and counted, the right one received");
 	dp_teardown(&p, d);
@@ -117,7 +107,7 @@ static void test_qkey(const struct dp_case *c)
 	dp_post_send(&p.a, &wr);
 	err_expect_wc(p.a.scq, IBV_WC_SUCCESS, 5, p.a.qp, "A's UD send");
 	if (delivered) {
-		recv_ok(&p, 6, 64);
+		err_expect_ud_recv(&p, 6, 64);
 		CHECK_EQ(err_counter(&d[1], "rx_drop_bad_qkey") - q0, 0, "rx_drop_bad_qkey delta");
 	} else {
 		b_saw_nothing(&p, "B's receive CQ after a wrong Q_Key");
