@@ -43,7 +43,6 @@
 	X(RNR_RETRY_EXCEEDED, "rnr_retry_exceeded")			\
 	X(RD_ATOMIC_STALL, "rd_atomic_stall")				\
 	X(CREDIT_STALL, "credit_stall")					\
-	X(DOORBELL_HANDOFF, "doorbell_handoffs")			\
 	X(RX_HANDOFF, "rx_handoffs")					\
 	/* completer: ACKs and NAKs received */				\
 	X(ACK_RCVD, "ack_rcvd")						\

@@ -37,11 +37,6 @@
 
 static struct crypto_shash *sroce_crc_tfm;
 
-static bool icrc_accel = true;
-module_param(icrc_accel, bool, 0644);
-MODULE_PARM_DESC(icrc_accel,
-		 "ICRC with the CPU's accelerated CRC-32 when there is one (default: on)");
-
 static u32 sroce_crc32_shash(u32 crc, const void *p, size_t len)
 {
 	SHASH_DESC_ON_STACK(desc, sroce_crc_tfm);
@@ -57,8 +52,7 @@ static u32 sroce_crc32_shash(u32 crc, const void *p, size_t len)
 
 u32 sroce_crc32(u32 crc, const void *p, size_t len)
 {
-	if (len < SROCE_CRC_ACCEL_MIN || !sroce_crc_tfm ||
-	    !READ_ONCE(icrc_accel))
+	if (len < SROCE_CRC_ACCEL_MIN || !sroce_crc_tfm)
 		return crc32_le(crc, p, len);
 	return sroce_crc32_shash(crc, p, len);
 }

@@ -52,26 +52,6 @@ module_param(inline_engines, bool, 0644);
 MODULE_PARM_DESC(inline_engines,
 		 "Run QP engines in the receive softirq and in the doorbell caller when idle (default on; off: work item only)");
 
-static bool doorbell_skip = true;
-module_param(doorbell_skip, bool, 0644);
-MODULE_PARM_DESC(doorbell_skip,
-		 "Let user space skip the post_send doorbell while the QP's engines run (default on)");
-
-static bool doorbell_handoff;
-module_param(doorbell_handoff, bool, 0644);
-MODULE_PARM_DESC(doorbell_handoff,
-		 "A user doorbell hands the engines to an unbound worker instead of running them in the caller (default off)");
-
-static bool rx_handoff = true;
-module_param(rx_handoff, bool, 0644);
-MODULE_PARM_DESC(rx_handoff,
-		 "Packets received inside the doorbell of a QP that streams go to an unbound worker instead of being handled there (default on)");
-
-static bool doorbell_faults = true;
-module_param(doorbell_faults, bool, 0644);
-MODULE_PARM_DESC(doorbell_faults,
-		 "An ODP fault met in a receive softirq that runs inside a doorbell is resolved by that doorbell's caller before it returns, not by a work item (default on)");
-
 /*
  * A doorbell caller running the engines (sroce_qp_run_inline()), on its
  * stack. The receive softirqs its transmits trigger run on top of it, in
@@ -110,11 +90,6 @@ static struct sroce_doorbell_ctx *sroce_doorbell_here(void)
 
 	return ctx && ctx->task == current ? ctx : NULL;
 }
-
-static unsigned int sq_poll_us;
-module_param(sq_poll_us, uint, 0644);
-MODULE_PARM_DESC(sq_poll_us,
-		 "After a doorbell the QP's work item watches the SQ this long (us, max 1000) on another CPU: posts meanwhile need no system call (default 0: off)");
 
 /* Rounds of the engines an inline owner runs before handing over. */
 #define SROCE_DOORBELL_ROUNDS	4
@@ -302,7 +277,7 @@ void sroce_qp_schedule(struct sroce_qp *qp)
  * Queue the QP's work on an unbound worker, which the scheduler wakes on
  * an idle CPU if there is one, rather than on this CPU behind the task
  * running here, so that the posting process goes on posting while another
- * CPU works (rx_handoff, and doorbell_handoff as with rdma_rxe's tasks).
+ * CPU works (sroce_qp_rx_handoff()).
  * A QP pinned to a CPU by its backlog still goes there
  * (sroce_qp_run_owned()).
  */
@@ -337,7 +312,7 @@ static void sroce_sq_active_begin(struct sroce_qp *qp, bool softirq)
 {
 	struct sroce_ring_hdr *hdr = qp->sq.hdr;
 
-	if (softirq || !qp->sq.mentry || !READ_ONCE(doorbell_skip))
+	if (softirq || !qp->sq.mentry)
 		return;
 	qp->sq_active = true;
 	WRITE_ONCE(hdr->engines_active, 1);
@@ -358,47 +333,6 @@ static bool sroce_sq_active_end(struct sroce_qp *qp)
 	/* Pairs with the producer's fence between its prod store and our word. */
 	smp_mb();
 	return READ_ONCE(hdr->prod) != qp->sq_seen;
-}
-
-/*
- * Work item only, engines_active still set: watch the SQ for sq_poll_us
- * before letting go, so that a process posting again soon (refilling its
- * SQ as completions come) needs no system call. True: run the engines
- * again (new WQEs or a kick).
- */
-static bool sroce_sq_poll(struct sroce_qp *qp)
-{
-	u32 us = READ_ONCE(sq_poll_us);
-	u64 end;
-
-	if (!us || !qp->sq_active ||
-	    (current_work() != &qp->work && current_work() != &qp->uwork))
-		return false;
-	end = local_clock() + (u64)min(us, 1000U) * NSEC_PER_USEC;
-	while (local_clock() < end) {
-		if (READ_ONCE(qp->sq.hdr->prod) != qp->sq_seen ||
-		    READ_ONCE(qp->engine_kick))
-			return true;
-		if (READ_ONCE(qp->engine_waiters) || need_resched())
-			return false;
-		cpu_relax();
-	}
-	return false;
-}
-
-/*
- * Queue the QP's work to watch its SQ (sq_poll_us) on another CPU than
- * the poster's, unless packets of the QP wait in a backlog (its CPU).
- */
-static void sroce_qp_schedule_poll(struct sroce_qp *qp)
-{
-	int cpu = sroce_qp_pinned_cpu(qp);
-
-	if (cpu < 0)
-		cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	if (cpu >= nr_cpu_ids)
-		cpu = WORK_CPU_UNBOUND;
-	sroce_qp_queue_on(qp, cpu);
 }
 
 /*
@@ -439,7 +373,7 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 			sroce_engine_tryput(qp, true);
 			return true;
 		}
-		if (sroce_sq_poll(qp) || sroce_sq_active_end(qp))
+		if (sroce_sq_active_end(qp))
 			continue;	/* WQEs posted without a doorbell */
 		if (sroce_engine_tryput(qp, false))
 			return false;
@@ -488,7 +422,7 @@ static bool sroce_qp_fault_to_caller(struct sroce_qp *qp)
 {
 	struct sroce_doorbell_ctx *ctx = sroce_doorbell_here();
 
-	if (!READ_ONCE(doorbell_faults) || !qp->owner_mm || !ctx ||
+	if (!qp->owner_mm || !ctx ||
 	    qp->owner_mm != current->mm)
 		return false;
 	if (ctx->fault_qp == qp)
@@ -604,33 +538,25 @@ static bool sroce_qp_streams(struct sroce_qp *qp, u64 now, u32 consumed)
  */
 void sroce_qp_doorbell(struct sroce_qp *qp)
 {
-	bool handoff = READ_ONCE(rx_handoff), streams;
-	u32 consumed = 0;
+	u32 consumed;
 	u64 start, end;
+	bool streams;
 
 	might_sleep();
-	if (READ_ONCE(doorbell_handoff)) {
-		sroce_count(qp->sdev, SROCE_CNT_DOORBELL_HANDOFF);
-		sroce_qp_schedule_unbound(qp);
-		return;
-	}
 	/*
 	 * Read once: the caller polls nothing while in this system call, so
 	 * the indices at its end are these (another thread polling meanwhile
 	 * only skews the guess).
 	 */
-	if (handoff)
-		consumed = sroce_qp_cqs_consumed(qp);
+	consumed = sroce_qp_cqs_consumed(qp);
 	start = local_clock();
-	streams = handoff && sroce_qp_streams(qp, start, consumed);
+	streams = sroce_qp_streams(qp, start, consumed);
 	sroce_qp_run_inline(qp, false, streams);
 	end = local_clock();
 	if (!streams)
 		sroce_ewma(&qp->db_len, end - start);
 	WRITE_ONCE(qp->db_cqs_cons, consumed);
 	WRITE_ONCE(qp->db_end, end);
-	if (READ_ONCE(sq_poll_us) && qp->sq.mentry)
-		sroce_qp_schedule_poll(qp);
 }
 
 /**

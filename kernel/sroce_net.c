@@ -555,11 +555,6 @@ static struct sroce_dev *sroce_local_dev_get(struct sroce_dev *sdev,
 	return sroce_ns_dev_get(sdev->net->ns, ndev);
 }
 
-static bool route_cache = true;
-module_param(route_cache, bool, 0644);
-MODULE_PARM_DESC(route_cache,
-		 "Keep each QP's output route between packets (default: on; off looks it up per packet)");
-
 /* Does @route hold a route for this flow? */
 static bool sroce_route_match(const struct sroce_route *route,
 			      const struct net *net, const struct sroce_av *av,
@@ -865,9 +860,6 @@ static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
 	struct net *net;
 	int err;
 
-	if (!READ_ONCE(route_cache))
-		route = NULL;
-
 	rcu_read_lock();
 	net = dev_net_rcu(sdev->ndev);
 	switch (av->network_type) {
@@ -1105,8 +1097,6 @@ void sroce_txbatch_send(struct sroce_dev *sdev, struct sroce_txbatch *b,
 
 	if (!n)
 		return;
-	if (!READ_ONCE(route_cache))
-		route = NULL;
 	if (n > 1) {
 		rcu_read_lock();
 		sent = sroce_txbatch_xmit4(sdev, dev_net_rcu(sdev->ndev), b,

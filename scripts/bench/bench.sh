@@ -12,12 +12,10 @@
 #   BENCH_FILTER=regex          only the tests whose name matches (e.g. write_bw)
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
 #                               inline_engines=0 (work item only),
-#                               "sroce_db0" doorbell_skip=0, "sroce_poll"
-#                               sq_poll_us=50, "sroce_j"/"rxe_j" the veths at
-#                               MTU 9000, "sroce_nrc" route_cache=0,
-#                               "sroce_scrc" icrc_accel=0, "sroce_ho"
-#                               doorbell_handoff=1 ("sroce_hop" with
-#                               sq_poll_us=50)
+#                               "sroce_j"/"rxe_j" the veths at MTU 9000,
+#                               "sroce_ngso" tx_gso=0, "sroce_rps" receive
+#                               packet steering, "sroce_lo" one device
+#                               (scripts/bench/guest.sh)
 #   BENCH_TIMEOUT=5400          seconds before the guest is killed
 # Under TCG only ratios measured in the same run mean anything.
 set -euo pipefail

@@ -16,21 +16,13 @@
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
 # module parameter inline_engines=0 (every engine run in the work item),
-# to measure what running them inline buys, in the same boot; "sroce_db0":
-# sroce with doorbell_skip=0 (a post_send system call for every post, as
-# before the doorbell suppression); "sroce_poll": sroce with sq_poll_us=50
-# (the work item watches the SQ after a doorbell); "sroce_lo": both ends on
+# to measure what running them inline buys, in the same boot; "sroce_lo": both ends on
 # sroce_a, as rxe runs (see below); the jumbo variants "sroce_j" and
 # "rxe_j": sroce or rdma_rxe with their veths at MTU 9000 for the test, so
 # that the RoCE path MTU is 4096 (the MTU of a real RoCE deployment)
-# instead of 1024; and the A/B variants of the transmit levers, sroce with
-# one module parameter off for the test: "sroce_nrc" route_cache=0 (a route
-# lookup per packet), "sroce_scrc" icrc_accel=0 (the ICRC with the generic
-# crc32_le), "sroce_ngso" tx_gso=0 (every packet its own trip through the
-# IP stack, no GSO batch), "sroce_ho" doorbell_handoff=1 (a doorbell wakes
-# an unbound worker, as rdma_rxe does, instead of running the engines in the
-# caller), "sroce_hop" the same with sq_poll_us=50, "sroce_nrxh" rx_handoff=0
-# (a streaming poster's system call also does the peer's side); "sroce_rps": sroce with receive packet steering on both veths
+# instead of 1024; "sroce_ngso": sroce with tx_gso=0 (every packet its own
+# trip through the IP stack, no GSO batch); "sroce_rps": sroce with receive
+# packet steering on both veths
 # (rps_cpus = every CPU), so that a packet's receive runs on the CPU its
 # flow hashes to instead of inline in the sender's transmit, as on two
 # machines.
@@ -73,7 +65,7 @@ PORT=19000
 declare -A DEV_A DEV_B NSX_A NSX_B IP_A IP_B
 # sroce and its variants that differ only in a module parameter or the MTU:
 # the two-namespace topology.
-for v in sroce sroce_wq sroce_j sroce_db0 sroce_poll sroce_nrc sroce_scrc sroce_rps sroce_ngso sroce_ho sroce_hop sroce_nrxh; do
+for v in sroce sroce_wq sroce_j sroce_rps sroce_ngso; do
 	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A IP_B[$v]=$IP4_B
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
 done
@@ -105,15 +97,8 @@ veth_rps() {
 variant_on() {
 	case $1 in
 	sroce_wq) echo 0 >"$INLINE_PARAM" ;;
-	sroce_db0) echo 0 >"$PARAMS/doorbell_skip" ;;
-	sroce_poll) echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
-	sroce_nrc) echo 0 >"$PARAMS/route_cache" ;;
 	sroce_ngso) echo 0 >"$PARAMS/tx_gso" ;;
-	sroce_ho) echo 1 >"$PARAMS/doorbell_handoff" ;;
-	sroce_nrxh) echo 0 >"$PARAMS/rx_handoff" ;;
-	sroce_hop) echo 1 >"$PARAMS/doorbell_handoff"; echo "${SQ_POLL_US:-50}" >"$PARAMS/sq_poll_us" ;;
 	sroce_rps) veth_rps "$(printf %x $(((1 << $(nproc)) - 1)))" ;;
-	sroce_scrc) echo 0 >"$PARAMS/icrc_accel" ;;
 	*_j)
 		veth_mtu 9000
 		say "$1: $(${NSX_A[$1]} ibv_devinfo -v -d "${DEV_A[$1]}" | grep -m1 active_mtu)"
@@ -123,15 +108,8 @@ variant_on() {
 variant_off() {
 	case $1 in
 	sroce_wq) echo 1 >"$INLINE_PARAM" ;;
-	sroce_db0) echo 1 >"$PARAMS/doorbell_skip" ;;
-	sroce_poll) echo 0 >"$PARAMS/sq_poll_us" ;;
-	sroce_nrc) echo 1 >"$PARAMS/route_cache" ;;
 	sroce_ngso) echo 1 >"$PARAMS/tx_gso" ;;
-	sroce_ho) echo 0 >"$PARAMS/doorbell_handoff" ;;
-	sroce_nrxh) echo 1 >"$PARAMS/rx_handoff" ;;
-	sroce_hop) echo 0 >"$PARAMS/doorbell_handoff"; echo 0 >"$PARAMS/sq_poll_us" ;;
 	sroce_rps) veth_rps 0 ;;
-	sroce_scrc) echo 1 >"$PARAMS/icrc_accel" ;;
 	*_j) veth_mtu 1500 ;;
 	esac
 }

@@ -35,11 +35,9 @@ awk -F'\t' "$invalid"' { next }
 # One row per section/test/metric with the three devices side by side,
 # then the variants when the run had them (BENCH_DEVICES): sroce_lo
 # (both ends on one device, rxe's set-up), sroce_wq (inline_engines=0),
-# sroce_db0 (doorbell_skip=0), sroce_poll (sq_poll_us=50), the jumbo-MTU
-# columns sroce_j and rxe_j (veths at MTU 9000, path MTU 4096: an extra
-# column, the targets are judged at the default MTU); the A/B variants
-# sroce_nrc (route_cache=0) and sroce_scrc (icrc_accel=0) as sroce/nrc and
-# sroce/scrc; sroce_rps (receive packet steering on the veths) as rps/sroce;
+# the jumbo-MTU columns sroce_j and rxe_j (veths at MTU 9000, path MTU
+# 4096: an extra column, the targets are judged at the default MTU);
+# sroce_rps (receive packet steering on the veths) as rps/sroce;
 # sroce_ngso (tx_gso=0) as sroce/ngso.
 awk -F'\t' -v OFS='\t' '
 	function r(a, b) { return (a != "" && b != "" && b + 0 != 0) ? sprintf("%.2f", a / b) : "-" }
@@ -47,24 +45,18 @@ awk -F'\t' -v OFS='\t' '
 	END {
 		print "section", "test", "metric", "unit", "better", "sroce", "rxe", "siw",
 			"sroce/rxe", "sroce/siw", "udp", "n", "sroce_lo", "lo/rxe", "lo/siw",
-			"sroce_wq", "sroce/wq", "sroce_db0", "sroce/db0",
-			"sroce_poll", "poll/sroce", "sroce_j", "rxe_j", "j/rxe_j",
-			"sroce_nrc", "sroce/nrc", "sroce_scrc", "sroce/scrc", "sroce_rps", "rps/sroce",
+			"sroce_wq", "sroce/wq", "sroce_j", "rxe_j", "j/rxe_j",
+			"sroce_rps", "rps/sroce",
 			"sroce_ngso", "sroce/ngso"
 		for (k in keys) {
 			s = val[k, "sroce"]; x = val[k, "rxe"]; w = val[k, "siw"]; u = val[k, "veth"]
 			l = val[k, "sroce_lo"]; q = val[k, "sroce_wq"]
-			z = val[k, "sroce_db0"]; o = val[k, "sroce_poll"]
-			sj = val[k, "sroce_j"]; xj = val[k, "rxe_j"]
-			nr = val[k, "sroce_nrc"]; sc = val[k, "sroce_scrc"]; rp = val[k, "sroce_rps"]
+			sj = val[k, "sroce_j"]; xj = val[k, "rxe_j"]; rp = val[k, "sroce_rps"]
 			ng = val[k, "sroce_ngso"]
 			print k, (s == "" ? "-" : s), (x == "" ? "-" : x), (w == "" ? "-" : w),
 				r(s, x), r(s, w), (u == "" ? "-" : u), cnt[k],
 				(l == "" ? "-" : l), r(l, x), r(l, w), (q == "" ? "-" : q), r(s, q),
-				(z == "" ? "-" : z), r(s, z),
-				(o == "" ? "-" : o), r(o, s),
 				(sj == "" ? "-" : sj), (xj == "" ? "-" : xj), r(sj, xj),
-				(nr == "" ? "-" : nr), r(s, nr), (sc == "" ? "-" : sc), r(s, sc),
 				(rp == "" ? "-" : rp), r(rp, s),
 				(ng == "" ? "-" : ng), r(s, ng)
 		}

@@ -14,11 +14,6 @@
  * the kernel clearing engines_active) is short: this test did not catch a
  * kernel with the re-check removed in two runs under TCG; it is a stress
  * test of the handshake, not a proof of it (see Documentation/abi.md). seed-rules R3.2 (every signalled WR completes).
- *
- * The _handoff cases run the same with the module parameter
- * doorbell_handoff=1: each doorbell wakes an unbound worker instead of
- * running the engines in the caller, so posts race a worker on another
- * CPU; every doorbell must have been handed off (doorbell_handoffs).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -172,14 +167,10 @@ static void test_threads(const struct dp_case *c)
 	pthread_t tid[DB_THREADS], ptid;
 	struct dp_dev d[2];
 	struct dp_pair p;
-	uint64_t total = 0, *remote, ho0 = 0, ho;
+	uint64_t total = 0, *remote;
 	int i;
 
 	dp_setup(&p, d, c->fam, &cfg);
-	if (c->arg) {
-		dp_param_set("doorbell_handoff", "Y");
-		ho0 = dp_counter(&d[0], "doorbell_handoffs");
-	}
 	if (c->op == IBV_WR_ATOMIC_FETCH_AND_ADD &&
 	    d[0].attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE)
 		dp_skip("device reports atomic_cap NONE");
@@ -213,22 +204,16 @@ static void test_threads(const struct dp_case *c)
 		CHECK_EQ(remote[DB_WORD_OFF / 8], total, "the word all FETCH_AND_ADDs hit");
 	NOTE("%d threads, one QP: %llu WRs posted in bursts of 1-%d, all completed",
 	     DB_THREADS, (unsigned long long)total, DB_MAX_BURST);
-	if (c->arg) {
-		ho = dp_counter(&d[0], "doorbell_handoffs") - ho0;
-		NOTE("doorbell_handoff=1: %llu doorbells handed off",
-		     (unsigned long long)ho);
-		CHECK(ho > 0, "no doorbell was handed off with doorbell_handoff=1");
-	}
 	dp_teardown(&p, d);
 }
 
 /*
- * rx_handoff: a process that posts again right after each doorbell returns,
+ * Receive handoff: a process that posts again right after each doorbell returns,
  * without taking a completion in between (here bursts of unsignalled 8 B
  * WRITEs, the last signalled), streams; the receive work its system calls
  * would do for B is handed to a worker (B's rx_handoffs). A READ
  * ping-pong takes each completion before it posts again: nothing is
- * handed off. With rx_handoff=0 nothing is, either. Every WRITE lands
+ * handed off. Every WRITE lands
  * (B's word holds the last value), every READ reads.
  */
 #define HO_ROUNDS	40
@@ -248,8 +233,6 @@ static void test_rx_handoff(const struct dp_case *c)
 	int r, i;
 
 	dp_setup(&p, d, 4, &cfg);
-	if (c->arg == 2)
-		dp_param_set("rx_handoff", "N");
 	word = (uint64_t *)p.b.buf.p;
 	*word = 0;
 	h0[0] = dp_counter(&d[0], "rx_handoffs");
@@ -290,8 +273,8 @@ static void test_rx_handoff(const struct dp_case *c)
 	}
 	h[0] = dp_counter(&d[0], "rx_handoffs") - h0[0];
 	h[1] = dp_counter(&d[1], "rx_handoffs") - h0[1];
-	NOTE("%s, rx_handoff=%d: rx_handoffs A %llu, B %llu", c->op ==
-	     IBV_WR_RDMA_READ ? "READ ping-pong" : "bursts of WRITEs", c->arg != 2,
+	NOTE("%s: rx_handoffs A %llu, B %llu", c->op ==
+	     IBV_WR_RDMA_READ ? "READ ping-pong" : "bursts of WRITEs",
 	     (unsigned long long)h[0], (unsigned long long)h[1]);
 	if (c->arg == 1)
 		CHECK(h[1] > 0, "a streaming poster's receive work was never handed off");
@@ -304,14 +287,8 @@ static const struct dp_case cases[] = {
 	{ "RC_WRITE_threads_one_qp_v4", test_threads, IBV_QPT_RC, 4, IBV_WR_RDMA_WRITE },
 	{ "RC_FETCH_AND_ADD_threads_one_qp_v4", test_threads, IBV_QPT_RC, 4,
 	  IBV_WR_ATOMIC_FETCH_AND_ADD },
-	{ "RC_WRITE_threads_one_qp_handoff_v4", test_threads, IBV_QPT_RC, 4,
-	  IBV_WR_RDMA_WRITE, 1 },
-	{ "RC_FETCH_AND_ADD_threads_one_qp_handoff_v4", test_threads, IBV_QPT_RC, 4,
-	  IBV_WR_ATOMIC_FETCH_AND_ADD, 1 },
 	{ "RC_WRITE_stream_rx_handoff_v4", test_rx_handoff, IBV_QPT_RC, 4,
 	  IBV_WR_RDMA_WRITE, 1 },
-	{ "RC_WRITE_stream_rx_handoff_off_v4", test_rx_handoff, IBV_QPT_RC, 4,
-	  IBV_WR_RDMA_WRITE, 2 },
 	{ "RC_READ_pingpong_no_rx_handoff_v4", test_rx_handoff, IBV_QPT_RC, 4,
 	  IBV_WR_RDMA_READ, 0 },
 };

@@ -664,42 +664,32 @@ static uint64_t deferred_round(struct dp_pair *p, struct dp_dev d[2],
  * a fault there (a WRITE, RECV or ATOMIC into B's untouched pages) is
  * deferred to process context, which faults and finishes the operation
  * with every byte right and each ATOMIC executed once: the doorbell caller
- * whose system call ran that softirq (B's odp_fault_in_doorbell) or, with
- * doorbell_faults=0, the QP's work item. With inline_engines=0 the engines
- * never run in softirq: nothing is deferred.
+ * whose system call ran that softirq (B's odp_fault_in_doorbell) or the
+ * QP's work item. With inline_engines=0 the engines never run in softirq:
+ * nothing is deferred.
  */
 static void test_deferred(const struct dp_case *c)
 {
 	struct dp_cfg cfg = { .type = IBV_QPT_RC };
-	uint64_t on, wq, off, db0, db_on, db_wq;
+	uint64_t on, off, db0, db_on;
 	struct dp_dev d[2];
 	struct odp_bufs o;
 	struct dp_pair p;
 
 	dp_setup(&p, d, 4, &cfg);
-	bufs_make(&o, &p, 12 * PG, c->arg);
+	bufs_make(&o, &p, 8 * PG, c->arg);
 	db0 = dp_counter(&d[1], "odp_fault_in_doorbell");
 	on = deferred_round(&p, d, &o, 0);
 	db_on = dp_counter(&d[1], "odp_fault_in_doorbell") - db0;
-	dp_param_set("doorbell_faults", "N");
-	db0 = dp_counter(&d[1], "odp_fault_in_doorbell");
-	wq = deferred_round(&p, d, &o, 1);
-	db_wq = dp_counter(&d[1], "odp_fault_in_doorbell") - db0;
-	dp_param_set("doorbell_faults", "Y");
 	dp_param_set("inline_engines", "N");
-	off = deferred_round(&p, d, &o, 2);
+	off = deferred_round(&p, d, &o, 1);
 	dp_param_set("inline_engines", "Y");
 	NOTE("B deferred %llu faults from softirq (%llu resolved by A's doorbell), "
-	     "%llu with doorbell_faults=0 (%llu by a doorbell), %llu with "
-	     "inline_engines=0", (unsigned long long)on,
-	     (unsigned long long)db_on, (unsigned long long)wq,
-	     (unsigned long long)db_wq, (unsigned long long)off);
+	     "%llu with inline_engines=0", (unsigned long long)on,
+	     (unsigned long long)db_on, (unsigned long long)off);
 	CHECK(on >= 3, "B deferred %llu faults, expected one per operation "
 	      "(WRITE, RECV, ATOMIC)", (unsigned long long)on);
 	CHECK(db_on >= 1, "no deferred fault was resolved by the doorbell caller");
-	CHECK(wq >= 3, "B deferred %llu faults with doorbell_faults=0",
-	      (unsigned long long)wq);
-	CHECK_EQ(db_wq, 0, "faults resolved by a doorbell with doorbell_faults=0");
 	CHECK_EQ(off, 0, "faults deferred with the engines in the work item only");
 	bufs_free(&o);
 	dp_teardown(&p, d);
