@@ -2,12 +2,13 @@
 /*
  * sroce: software RoCEv2 RDMA device. Core objects.
  *
- * Lock order (outer first):
+ * Device-level locks (Documentation/locking.md has every lock and the
+ * order they nest in):
  *   sroce_link_mutex (sroce_main.c; serialises newlink only, never taken
- *                     under RTNL)
- *   RTNL (netdev notifier context)
- *   sroce_dev_lock   (sroce_main.c; spinlock, the device list)
- *   sroce_dev.port_lock
+ *                     under RTNL), then sroce_net_mutex (sroce_net.c) or
+ *                     sroce_dev_lock, one after the other
+ *   RTNL (netdev notifier context), then sroce_dev_lock or
+ *                     sroce_dev.port_lock, never both at once
  */
 #ifndef SROCE_H
 #define SROCE_H
@@ -54,10 +55,12 @@ struct sroce_dev {
 	enum ib_port_state port_state;
 
 	/*
-	 * Object tables (xarrays: their own lock for writers, RCU for
-	 * readers; a reader takes the object's reference before leaving the
-	 * RCU section). Keys: QPN, MR/MW key index (key >> 8), SRQ number,
-	 * user AH index.
+	 * Object tables (xarrays, IRQ-safe). A reader takes the xarray's
+	 * lock and the object's reference under it (sroce_qp_get,
+	 * sroce_key_get, sroce_ah_get_by_index): a destroyed object is freed
+	 * with no RCU grace period, so once the erase returns no lookup
+	 * holds it without a reference. srq_xa only allocates SRQ numbers.
+	 * Keys: QPN, MR/MW key index (key >> 8), SRQ number, user AH index.
 	 */
 	struct xarray qp_xa;
 	struct xarray mr_xa;

@@ -2,8 +2,9 @@
 /*
  * sroce completer: ACKs, NAKs, READ responses and ATOMIC ACKs coming back
  * to the requester; the local ACK and RNR timers; send completions in
- * posting order (seed-rules R2.1 - R2.8, R3.6). Runs only in the QP's work
- * item; the timers only set a flag and schedule it.
+ * posting order (seed-rules R2.1 - R2.8, R3.6). Runs where the QP's
+ * engines run, by their owner only (sroce_exec.c); the timers only set a
+ * flag and schedule the work item.
  */
 #include <linux/kernel.h>
 #include <rdma/ib_verbs.h>
@@ -485,7 +486,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 		    !sroce_pkt_hdrs(skb, &qp->rx_h))
 			sroce_comp_pkt(qp, skb);
 		if (sroce_qp_deferred(qp)) {
-			/* ODP fault in softirq: first again, in the work item */
+			/* ODP fault in softirq: first again, in process context */
 			skb_queue_head(&qp->rx_resp, skb);
 			break;
 		}

@@ -12,7 +12,8 @@
  *   - the receive softirq, right where a packet arrives (as a NIC handles
  *     a packet where it lands). ODP memory that is mapped is used there
  *     too; a page fault, which sleeps, stops the engine where it can
- *     resume (sroce_qp_defer()) and the work item goes on from there;
+ *     resume (sroce_qp_defer()) and process context goes on from there
+ *     (the doorbell caller the softirq ran on top of, or the work item);
  *   - a process ringing a user doorbell (post_send): the WQEs it posted go
  *     on the wire before the system call returns;
  *   - the QP's work item on sroce_wq, for everything else: timers, kicks
@@ -205,7 +206,7 @@ static bool sroce_qp_defer_take(struct sroce_qp *qp)
 /*
  * Run the engines until none makes progress or @rounds run out. Caller
  * owns them. Returns true if work may remain: also when an engine met an
- * ODP fault it could not resolve here, so the work item takes over.
+ * ODP fault it could not resolve here, so process context takes over.
  */
 static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 {
@@ -304,9 +305,9 @@ static void sroce_qp_schedule_unbound(struct sroce_qp *qp)
  * doorbell, for the ACK or timer whose engine run will send it.
  *
  * Not for a softirq owner: WQEs it picked up would leave from softirq,
- * through the CPU's backlog, which under load waits for ksoftirqd (a tick
- * later; write_lat showed it), where a doorbell sends them from process
- * context. Owner only.
+ * through the CPU's backlog, which under load waits for ksoftirqd (up to
+ * a tick later, on every ping-pong), where a doorbell sends them from
+ * process context. Owner only.
  */
 static void sroce_sq_active_begin(struct sroce_qp *qp, bool softirq)
 {
@@ -411,9 +412,9 @@ void sroce_qp_unbound_work(struct work_struct *work)
  * a doorbell caller, which is in a system call and may sleep, leave the
  * fault to it (sroce_qp_run_inline()), which resolves it in a few
  * microseconds where the work item would first need a wake-up and a
- * context switch (and, with need_resched set, pushed the rest of the
- * softirq to ksoftirqd: most of the ODP cost of a READ in odp_bench's
- * damming runs). Only a caller of the process that owns the QP: another
+ * context switch (and, with need_resched set, would push the rest of the
+ * softirq to ksoftirqd: most of what such a fault costs). Only a caller
+ * of the process that owns the QP: another
  * process's post_send must not sleep on this one's memory (userfaultfd,
  * I/O, its memcg's reclaim). One QP per caller; others take the work
  * item. Softirq.
@@ -593,8 +594,8 @@ void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
  * data back: an ATOMIC, a SEND or WRITE ONLY. Its cost is the overhead of
  * a message, which another CPU can overlap with the poster's next ones. A
  * message of several packets or a READ costs moving its bytes, cheaper on
- * this CPU, whose cache holds them (handing READs over too made ib_read_bw
- * 64 KiB 0.56x as fast, Documentation/performance.md). Softirq.
+ * this CPU, whose cache holds them (another CPU would fetch every byte
+ * again). Softirq.
  */
 static bool sroce_qp_rx_handoff(struct sroce_qp *qp, u32 mask)
 {

@@ -906,8 +906,8 @@ static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
  *
  * Counts tx_pkts/tx_bytes (BTH .. ICRC) or tx_errors. Returns 0 or a
  * negative errno (-EINVAL bad skb or AV, -EHOSTUNREACH no route,
- * -EMSGSIZE over the path MTU, -ENOBUFS dropped by a queue). Takes no
- * lock, never sleeps; not from hard irq.
+ * -EMSGSIZE over the path MTU, -ENOBUFS dropped by a queue). Never
+ * sleeps; not from hard irq (locks: see sroce_net.h).
  */
 int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
 		   const struct sroce_av *av, u16 udp_sport,

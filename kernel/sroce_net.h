@@ -5,8 +5,10 @@
  *
  * Contexts: sroce_net_dev_init/fini and sroce_net_init/exit sleep (process
  * context only). sroce_av_from_ah_attr, sroce_net_alloc_skb and
- * sroce_net_xmit may run in any context except hard irq (they take no
- * lock and do not sleep).
+ * sroce_net_xmit may run in any context except hard irq (they do not
+ * sleep; transmit takes only the fault injection lock while a drop rule
+ * is armed and, for local delivery, the receiving device's loopback
+ * queue lock).
  */
 #ifndef SROCE_NET_H
 #define SROCE_NET_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sroce queue pairs: the object, its verbs, and the three engines that run
- * in its work item (completer, responder, requester).
+ * sroce queue pairs: the object, its verbs, and its three engines
+ * (completer, responder, requester).
  *
  * Execution model (sroce_exec.c). One context at a time owns a QP's
  * engines and runs them: the completer (ACKs and responses received),
@@ -12,14 +12,19 @@
  * (struct sroce_req/resp/comp) needs no lock: only the owner touches it.
  * Timers only set a flag and schedule the work item.
  *
- * Locks:
- *   qp->state_lock (spinlock, BH-safe): qp->state, qp->attr, sq_drained
- *     bookkeeping. Taken by verbs and briefly by the engines.
+ * Locks (Documentation/locking.md):
+ *   qp->state_lock (spinlock, BH-safe; irqsave in sroce_qp_error):
+ *     qp->state and qp->attr as modify_qp and query_qp see them, and the
+ *     state change of an error. Taken by verbs, and by the engines only
+ *     through sroce_qp_error(). The engines read qp->attr without it:
+ *     modify_qp writes it only while it holds the engines exclusively.
  *   qp->rx_req / qp->rx_resp: sk_buff_head locks.
  *   qp->engine_lock (spinlock, IRQ-safe): engine_busy, engine_kick,
  *     engine_waiters; held only to change owner, never while running.
- * References: qp->ref is held by every packet queued to the QP, by a
- * scheduled work item and by armed timers; destroy waits for it to drop.
+ * References: qp->ref is held by a lookup while it delivers one packet
+ * (not by the packets left queued), by a queued work item and by a
+ * doorbell caller that took a fault over; destroy waits for it to drop.
+ * The timers hold none: their callback tries to take one.
  */
 #ifndef SROCE_QP_H
 #define SROCE_QP_H
@@ -47,7 +52,10 @@
 struct sroce_cq;
 struct sroce_mr;
 
-/* Attributes set by modify_qp; under state_lock, read by the engines. */
+/*
+ * Attributes set by modify_qp, under state_lock and with the engines held
+ * exclusively (sroce_engine_lock), so the engines read them unlocked.
+ */
 struct sroce_qp_attr {
 	u32 pmtu;			/* path MTU in bytes */
 	enum ib_mtu path_mtu;
@@ -92,7 +100,7 @@ enum sroce_swqe_state {
 	SROCE_SWQE_DONE,		/* completed (CQE written if signaled) */
 };
 
-/* Requester: which WQE and byte go out next. Work-item private. */
+/* Requester: which WQE and byte go out next. Engine owner only. */
 struct sroce_req {
 	u32 head;			/* next SQ ring index to copy in */
 	u32 cur;			/* WQE being sent (ring index) */
@@ -131,7 +139,7 @@ struct sroce_rd_res {
 	u64 orig;			/* ATOMIC: value before the operation */
 };
 
-/* Responder. Work-item private. */
+/* Responder. Engine owner only. */
 struct sroce_resp {
 	u32 epsn;			/* expected PSN */
 	u32 msn;
@@ -179,7 +187,7 @@ struct sroce_resp {
 	u32 rdc_pmtu;
 };
 
-/* Completer. Work-item private. */
+/* Completer. Engine owner only. */
 struct sroce_comp {
 	u32 psn;			/* oldest unacknowledged PSN */
 	u32 tail;			/* oldest WQE not completed (ring index) */
@@ -237,7 +245,13 @@ struct sroce_qp {
 	struct completion released;
 	atomic_t mcast_groups;		/* groups attached to (sroce_mcast.c) */
 
-	/* Protected by state_lock. */
+	/*
+	 * state and attr: written under state_lock (destroy_qp also sets
+	 * state once the QP left the table); state is read locklessly with
+	 * READ_ONCE by the receive path and the post verbs. comm_est_sent and
+	 * sqd_event_pending belong to whoever owns the engines (the owner,
+	 * or modify_qp holding them exclusively), not to state_lock.
+	 */
 	spinlock_t state_lock;
 	enum ib_qp_state state;
 	struct sroce_qp_attr attr;
@@ -265,7 +279,8 @@ struct sroce_qp {
 	 * engine_defer (owner only): an engine stopped on an ODP fault it
 	 * may not resolve in softirq. sirq_defer (READ/WRITE_ONCE): set then
 	 * by the softirq owner, cleared by the next process-context owner;
-	 * meanwhile the receive softirq leaves the engines to the work item.
+	 * meanwhile the receive softirq leaves the engines to process
+	 * context (the doorbell caller it runs on top of, or the work item).
 	 */
 	bool engine_defer;
 	bool sirq_defer;
@@ -354,7 +369,8 @@ u32 sroce_wc_opcode(const struct sroce_swqe *sw);
 /*
  * An ODP access returned -EWOULDBLOCK (a page fault in softirq): the
  * engine has undone what the packet or WQE changed and stops there; the
- * engines go on in the QP's work item, which may fault (sroce_exec.c).
+ * engines go on in process context, which may fault: the doorbell caller
+ * the softirq ran on top of, or the QP's work item (sroce_exec.c).
  */
 static inline void sroce_qp_defer(struct sroce_qp *qp)
 {

@@ -2,7 +2,8 @@
 /*
  * sroce requester: turns send WQEs into packets (seed-rules R1.3), with
  * PSNs, the READ/ATOMIC window (R2.7), fences, and go-back-N restarts after
- * a NAK or timeout (R2.5). Runs only in the QP's work item.
+ * a NAK or timeout (R2.5). Runs where the QP's engines run, by their
+ * owner only (sroce_exec.c).
  */
 #include <linux/kernel.h>
 #include <rdma/ib_verbs.h>
@@ -346,7 +347,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 					     sw->wqe.num_sge, qp->req.offset, dst,
 					     paylen, SROCE_FROM_MR, 0);
 			if (err == -EWOULDBLOCK) {
-				/* ODP fault in softirq: the work item sends it */
+				/* ODP fault in softirq: sent again from process context */
 				kfree_skb(skb);
 				qp->req.noack_pkts = noack_pkts;
 				sroce_qp_defer(qp);

@@ -4,8 +4,9 @@
  *
  * sroce_odp_fault_start/end bracket the resolution of an on-demand paging
  * fault: an access to pages of an ODP MR that are not mapped (or not
- * writable) on the device side. The QP work item that needs the pages
- * resolves the fault itself, in line.
+ * writable) on the device side. The process-context owner of the QP's
+ * engines that needs the pages (a doorbell caller, the work item, a
+ * prefetch) resolves the fault itself, in line.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM sroce

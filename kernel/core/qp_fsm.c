@@ -5,7 +5,7 @@
  *
  * The table mirrors the RC/UC/UD columns of qp_state_table in
  * drivers/infiniband/core/verbs.c, plus RESET -> ERR, which IBA allows
- * ("any state to Error", seed brief).  Any state -> RESET and -> ERR need
+ * (any state may go to Error).  Any state -> RESET and -> ERR need
  * no attributes.  SQE is only ever entered by the QP itself (R3.2) and
  * left by a modify to RTS; RC never reaches SQE, so its SQE -> RTS entry
  * has no optional attributes, exactly like the kernel's table.
