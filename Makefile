@@ -10,7 +10,7 @@
 #   make vm-test      only the guest selftests
 #   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
 #   make bench        sroce against rdma_rxe and siw in one guest run (Documentation/performance.md)
-#   make bench-odp    seed 004's ODP experiments (packet damming, packet flood)
+#   make bench-odp    the ODP benchmarks (packet damming, packet flood; Documentation/odp.md)
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 KDIR ?=
 
@@ -60,7 +60,7 @@ pyverbs: module provider
 bench:
 	scripts/bench/bench.sh
 
-# Seed 004's ODP experiments in the guest; tables in build/bench/, plot
+# The ODP benchmarks in the guest; tables in build/bench/, plot
 # in Documentation/odp-bench.png (gnuplot). See Documentation/odp.md.
 bench-odp: module provider selftests
 	scripts/bench/odp-damming

@@ -66,7 +66,7 @@ rm -f "$out.medians"
 # The table, aligned.
 column -t -s$'\t' "$out"
 
-# The targets of the benchmark (issue 7), from the medians.
+# The targets of the benchmark (Documentation/performance.md), from the medians.
 get() {	# TEST METRIC COLUMN
 	awk -F'\t' -v t="$1" -v m="$2" -v c="$3" '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }

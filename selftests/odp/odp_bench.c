@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * odp_bench: seed 004's two ODP experiments (seed-rules R5.3), each run
+ * odp_bench: the two ODP benchmarks of seed-rules R5.3, each run
  * with ODP and, as the reference, with pinned MRs. Benchmarks: they print
  * numbers (tables, and "data" lines for the plot), they do not judge
  * speed; they fail only if a transfer fails or its bytes are wrong.
@@ -10,17 +10,17 @@
  *     and waits for both. Both sides use ODP, and every run touches pages
  *     that neither device has mapped yet (fresh pages on both sides). 10
  *     runs per interval; time per run from the first post to the second
- *     completion. On the NICs of seed 004 runs with intervals of 500-4500
- *     us took hundreds of ms (the second READ was dammed behind the first
- *     one's fault).
+ *     completion. On RNICs that dam, runs with intervals of 500-4500 us
+ *     take hundreds of ms (the second READ waits behind the first one's
+ *     fault for a timer).
  *
  *   flood: 8192 RDMA READs of 100 bytes, posted back to back round-robin
  *     over 1, 2, 4, ..., 256 QPs, into fresh pages of a client-side ODP MR
  *     (the server's memory is pinned). Time for all of them, and request
  *     packets sent per READ (the client's req_pkts_sent counter), plus the
- *     client's retransmissions and ODP faults. On the NICs of seed 004
- *     this took up to tens of seconds with far more than one request
- *     packet per READ (retransmitted while faults were pending).
+ *     client's retransmissions and ODP faults. On RNICs that flood this
+ *     takes up to tens of seconds with far more than one request packet
+ *     per READ (retransmitted while faults are pending).
  *
  * Uses the data-path harness (selftests/datapath/dp.h) for devices and QP
  * pairs: run it as "odp_bench.sh -t damming" or "-t flood".
