@@ -486,7 +486,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 		    !sroce_pkt_hdrs(skb, &qp->rx_h))
 			sroce_comp_pkt(qp, skb);
 		if (sroce_qp_deferred(qp)) {
-			/* ODP fault in softirq: first again, in process context */
+			/* ODP fault in softirq: again in process context */
 			skb_queue_head(&qp->rx_resp, skb);
 			break;
 		}

@@ -25,7 +25,8 @@ enum sroce_fault_dir {
 
 /* Per device. */
 struct sroce_fault {
-	spinlock_t lock;		/* rule[], armed[]: debugfs, and the data path while armed */
+	/* rule[], armed[]: debugfs, and the data path while a rule is armed */
+	spinlock_t lock;
 	bool armed[SROCE_FAULT_NDIRS];	/* read locklessly on the data path */
 	struct sroce_fault_rule rule[SROCE_FAULT_NDIRS];
 	struct dentry *dir;

@@ -347,7 +347,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 					     sw->wqe.num_sge, qp->req.offset, dst,
 					     paylen, SROCE_FROM_MR, 0);
 			if (err == -EWOULDBLOCK) {
-				/* ODP fault in softirq: sent again from process context */
+				/* ODP fault in softirq: again in process context */
 				kfree_skb(skb);
 				qp->req.noack_pkts = noack_pkts;
 				sroce_qp_defer(qp);

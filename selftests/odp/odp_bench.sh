@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The ODP benchmarks, packet damming and packet flood (seed-rules R5.3), in the guest:
+# The ODP benchmarks (packet damming, packet flood; seed-rules R5.3) in the guest:
 # build/selftests/dp_odp_bench (selftests/odp/odp_bench.c).
 #   odp_bench.sh [-c CPU] -t damming | -t flood
 # -c: run the program on that CPU only (taskset), e.g. one the guest kernel
