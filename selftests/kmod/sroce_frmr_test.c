@@ -326,8 +326,11 @@ static int ft_map(struct ft_ctx *c, struct ib_mr *mr, int want)
 	return 0;
 }
 
-/* Register c->mr with a new key (the ULP's usual ib_inc_rkey step). */
-static int ft_register(struct ft_ctx *c)
+/*
+ * Register c->mr with a new key (the ULP's usual ib_inc_rkey step) and
+ * @access.
+ */
+static int ft_register_access(struct ft_ctx *c, int access)
 {
 	struct ib_wc wc;
 	u64 id;
@@ -336,7 +339,7 @@ static int ft_register(struct ft_ctx *c)
 	ib_update_fast_reg_key(c->mr, ib_inc_rkey(c->mr->rkey));
 	err = ft_map(c, c->mr, FT_PAGES);
 	if (!err)
-		err = ft_post_reg(c, c->mr, c->mr->rkey, FT_ACCESS, &id);
+		err = ft_post_reg(c, c->mr, c->mr->rkey, access, &id);
 	if (!err)
 		err = ft_expect_wc(&c->b, id, IB_WC_SUCCESS, IB_WC_REG_MR, &wc);
 	if (err)
@@ -344,6 +347,11 @@ static int ft_register(struct ft_ctx *c)
 	c->mr_valid = true;
 	c->mr_key = c->mr->rkey;
 	return 0;
+}
+
+static int ft_register(struct ft_ctx *c)
+{
+	return ft_register_access(c, FT_ACCESS);
 }
 
 static int ft_invalidate(struct ft_ctx *c, u32 key)
@@ -423,6 +431,25 @@ static int ft_rdma_ok(struct ft_ctx *c, enum ib_wr_opcode op, u32 rkey,
 }
 
 /*
+ * A's request @id failed at B: @status at A, IB_EVENT_QP_ACCESS_ERR at B,
+ * both QPs in ERROR.
+ */
+static int ft_refused(struct ft_ctx *c, u64 id, enum ib_wc_status status)
+{
+	struct ib_wc wc;
+	int err;
+
+	err = ft_expect_wc(&c->a, id, status, 0, &wc);
+	if (!err)
+		err = ft_expect_event(&c->b, IB_EVENT_QP_ACCESS_ERR);
+	if (!err)
+		err = ft_expect_state(&c->b, IB_QPS_ERR);
+	if (!err)
+		err = ft_expect_state(&c->a, IB_QPS_ERR);
+	return err;
+}
+
+/*
  * A WRITE or READ through a dead or out-of-range R_Key: IB_WC_REM_ACCESS_ERR
  * at A, IB_EVENT_QP_ACCESS_ERR at B, both QPs in ERROR, MR untouched
  * (seed-rules R3.4 rows "WRITE: bad R_Key/range/access" and "READ/ATOMIC:
@@ -431,20 +458,11 @@ static int ft_rdma_ok(struct ft_ctx *c, enum ib_wr_opcode op, u32 rkey,
 static int ft_rdma_refused(struct ft_ctx *c, enum ib_wr_opcode op, u32 rkey,
 			   u32 off, u32 len)
 {
-	struct ib_wc wc;
 	u64 id;
 	int err;
 
 	err = ft_post_rdma(c, op, rkey, off, len, &id);
-	if (!err)
-		err = ft_expect_wc(&c->a, id, IB_WC_REM_ACCESS_ERR, 0, &wc);
-	if (!err)
-		err = ft_expect_event(&c->b, IB_EVENT_QP_ACCESS_ERR);
-	if (!err)
-		err = ft_expect_state(&c->b, IB_QPS_ERR);
-	if (!err)
-		err = ft_expect_state(&c->a, IB_QPS_ERR);
-	return err;
+	return err ?: ft_refused(c, id, IB_WC_REM_ACCESS_ERR);
 }
 
 /* 1: REG_MR, then a WRITE lands byte for byte and a READ reads it back. */
@@ -893,13 +911,7 @@ static int ft_atomic_misaligned(struct ft_ctx *c, bool fetch_add)
 		err = ft_post_atomic(c, fetch_add, FT_ATOMIC_IOVA, mr->rkey,
 				     FT_ATOMIC_VAL, &id);
 	if (!err)
-		err = ft_expect_wc(&c->a, id, IB_WC_REM_INV_REQ_ERR, 0, &wc);
-	if (!err)
-		err = ft_expect_event(&c->b, IB_EVENT_QP_ACCESS_ERR);
-	if (!err)
-		err = ft_expect_state(&c->b, IB_QPS_ERR);
-	if (!err)
-		err = ft_expect_state(&c->a, IB_QPS_ERR);
+		err = ft_refused(c, id, IB_WC_REM_INV_REQ_ERR);
 	if (!err)
 		err = ft_zero(p, 2 * PAGE_SIZE, "first page and the one after it");
 	if (!err)
@@ -939,19 +951,10 @@ static int ft_case_atomic_ok(struct ft_ctx *c)
 
 	ft_fill(c, 13);
 	err = ft_start(c);
+	if (!err)
+		err = ft_register_access(c, FT_ACCESS | IB_ACCESS_REMOTE_ATOMIC);
 	if (err)
 		return err;
-	ib_update_fast_reg_key(c->mr, ib_inc_rkey(c->mr->rkey));
-	err = ft_map(c, c->mr, FT_PAGES);
-	if (!err)
-		err = ft_post_reg(c, c->mr, c->mr->rkey,
-				  FT_ACCESS | IB_ACCESS_REMOTE_ATOMIC, &id);
-	if (!err)
-		err = ft_expect_wc(&c->b, id, IB_WC_SUCCESS, IB_WC_REG_MR, &wc);
-	if (err)
-		return err;
-	c->mr_valid = true;
-	c->mr_key = c->mr->rkey;
 	*word = 5;
 	err = ft_post_atomic(c, true, raddr, c->mr_key, 3, &id);
 	if (!err)
