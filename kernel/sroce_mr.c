@@ -314,28 +314,6 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 	return sroce_mr_copy_pages(mr, iova, buf, len, dir);
 }
 
-/*
- * The page holding MR byte @iova and its offset there (not for ODP MRs;
- * for fast-registration MRs with mr->lock held). NULL if not backed.
- */
-static struct page *sroce_mr_iova_to_page(struct sroce_mr *mr, u64 iova,
-					  unsigned int *offset)
-{
-	struct page *page;
-	u64 room;
-	void *va;
-
-	if (!sroce_range_ok(mr->iova, mr->length, iova, 1))
-		return NULL;
-	va = sroce_mr_chunk(mr, iova, &page, offset, &room);
-	if (page)
-		return page;
-	if (!va || !virt_addr_valid(va))
-		return NULL;
-	*offset = offset_in_page(va);
-	return virt_to_page(va);
-}
-
 /**
  * sroce_mr_prefault - make an MR range accessible before using it
  * @mr: an MR returned by sroce_mr_lookup() for a range covering this one
@@ -372,17 +350,34 @@ void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
 	kunmap_local(map);
 }
 
+/*
+ * Not for ODP MRs; for fast-registration MRs with mr->lock held. The word
+ * must be naturally aligned in memory, not only in the iova space, and so
+ * within one page: -EINVAL if it is not (a fast-registration MR whose pages
+ * are smaller than the word, or whose pages are not aligned to 8 bytes).
+ */
 static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 				 u64 swap_add, u64 comp, u64 *orig)
 {
+	unsigned int off = 0;
 	struct page *page;
-	unsigned int off;
+	u64 room;
+	void *va;
 
 	if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
 		return -EFAULT;
-	page = sroce_mr_iova_to_page(mr, iova, &off);
-	if (!page)
+	va = sroce_mr_chunk(mr, iova, &page, &off, &room);
+	if (!va && !page)
 		return -EFAULT;
+	if (va)
+		off = offset_in_page(va);
+	if (room < sizeof(u64) || off % sizeof(u64))
+		return -EINVAL;
+	if (!page) {
+		if (!virt_addr_valid(va))
+			return -EFAULT;
+		page = virt_to_page(va);
+	}
 	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
 	return 0;
 }
@@ -397,7 +392,8 @@ static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
  * @orig: set to the word's value before the operation
  *
  * Like sroce_mr_copy(); on -EWOULDBLOCK the ATOMIC was not executed.
- * Returns 0, -EWOULDBLOCK or -EFAULT.
+ * Returns 0, -EWOULDBLOCK, -EFAULT, or -EINVAL (not executed) if the word
+ * is not 8-byte aligned in the memory behind the MR.
  */
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig)
@@ -408,6 +404,8 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 	if (mr->type == SROCE_MR_ODP) {
 		if (!sroce_range_ok(mr->iova, mr->length, iova, sizeof(u64)))
 			return -EFAULT;
+		if ((mr->odp_va + (iova - mr->iova)) % sizeof(u64))
+			return -EINVAL;
 		return sroce_odp_atomic(mr, iova, cmp_swap, swap_add, comp,
 					orig);
 	}

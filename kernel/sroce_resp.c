@@ -737,6 +737,12 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_qp_defer(qp);
 		return false;
 	}
+	if (err == -EINVAL) {
+		/* R3.4: the word is misaligned in the memory behind the iova */
+		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
 	if (err) {
 		/* ODP memory the process has not mapped writable: R5.3 */
 		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <unistd.h>
 #include "err.h"
 
@@ -150,26 +151,47 @@ int err_inject(const struct dp_pair *p, uint32_t psn, const char *args)
 	return err_inject_to(p, 1, psn, args);
 }
 
+/*
+ * The command that runs roce_pkt.py @verb in netns @ns towards @dst's IPv4
+ * address, after a ping that resolves the neighbour (a raw packet may wait
+ * for ARP); @fmt adds the verb's options.
+ */
+static void inject_cmd(char *cmd, size_t size, const char *ns,
+		       const struct dp_dev *dst, const char *verb,
+		       const char *fmt, ...)
+{
+	const char *pkt = getenv("ROCE_PKT");
+	char ip[64], opts[512];
+	va_list ap;
+
+	if (!pkt || !ns)
+		dp_skip("packet injection needs ROCE_PKT and NS_A/NS_B (sroce target)");
+	CHECK(dst->family == 4, "injection is over IPv4");
+	snprintf(ip, sizeof(ip), "%u.%u.%u.%u", dst->ip[0], dst->ip[1],
+		 dst->ip[2], dst->ip[3]);
+	va_start(ap, fmt);
+	vsnprintf(opts, sizeof(opts), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, size, "ip netns exec %s ping -q -c 1 -W 5 %s >/dev/null && "
+		 "ip netns exec %s python3 %s %s %s %s", ns, ip, ns, pkt, verb,
+		 ip, opts);
+	NOTE("%s", cmd);
+}
+
 int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *args)
 {
-	const char *pkt = getenv("ROCE_PKT"), *ns = getenv(to_b ? "NS_A" : "NS_B");
+	const char *ns = getenv(to_b ? "NS_A" : "NS_B");
 	const char *ifname = getenv(to_b ? "SNIFF_IF" : "SNIFF_IF_B");
 	const struct dp_end *dst = to_b ? &p->b : &p->a, *src = to_b ? &p->a : &p->b;
-	const struct dp_dev *b = dst->dev;
-	char cmd[1024], line[256], ip[64];
+	char cmd[1024], line[256];
 	int syn = -1;
 	FILE *f;
 
-	if (!pkt || !ns || !ifname)
-		dp_skip("packet injection needs ROCE_PKT, NS_A/NS_B, SNIFF_IF(_B) (sroce target)");
-	CHECK(b->family == 4, "injection is over IPv4");
-	snprintf(ip, sizeof(ip), "%u.%u.%u.%u", b->ip[0], b->ip[1], b->ip[2], b->ip[3]);
-	/* Resolve the neighbour first: a raw packet may wait for ARP. */
-	snprintf(cmd, sizeof(cmd), "ip netns exec %s ping -q -c 1 -W 5 %s >/dev/null && "
-		 "ip netns exec %s python3 %s req %s --qpn 0x%x --psn 0x%x "
-		 "--sniff %s --reply-qpn 0x%x %s", ns, ip, ns, pkt, ip,
-		 dst->qp->qp_num, psn, ifname, src->qp->qp_num, args);
-	NOTE("%s", cmd);
+	if (!ifname)
+		dp_skip("packet injection needs SNIFF_IF(_B) (sroce target)");
+	inject_cmd(cmd, sizeof(cmd), ns, dst->dev, "req", "--qpn 0x%x --psn 0x%x "
+		   "--sniff %s --reply-qpn 0x%x %s", dst->qp->qp_num, psn, ifname,
+		   src->qp->qp_num, args);
 	f = popen(cmd, "r");
 	CHECK(f, "popen: %m");
 	while (fgets(line, sizeof(line), f)) {
@@ -181,6 +203,64 @@ int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *a
 	}
 	CHECK(pclose(f) == 0, "roce_pkt.py failed");
 	return syn;
+}
+
+void err_inject_ud(const struct dp_pair *p, uint32_t qpn, uint32_t pkey,
+		   uint32_t qkey, unsigned int len, unsigned int count)
+{
+	char cmd[1024];
+
+	inject_cmd(cmd, sizeof(cmd), getenv("NS_A"), p->b.dev, "valid",
+		   "--opcode 0x64 --qpn 0x%x --pkey 0x%x --qkey 0x%x "
+		   "--payload %u --count %u >/dev/null", qpn, pkey, qkey, len,
+		   count);
+	CHECK(system(cmd) == 0, "roce_pkt.py failed");
+}
+
+enum ibv_wc_status err_local_wc(struct dp_end *e, uint64_t wr_id,
+				enum ibv_wc_opcode op, const char *what)
+{
+	struct ibv_wc wc;
+
+	dp_poll(e->scq, &wc, 5000, what);
+	CHECK_EQ(wc.wr_id, wr_id, "wr_id");
+	CHECK_EQ(wc.qp_num, e->qp->qp_num, "qp_num");
+	if (wc.status == IBV_WC_SUCCESS)
+		CHECK_EQ(wc.opcode, op, "opcode of the completion");
+	return wc.status;
+}
+
+enum ibv_wc_status err_bind_mw2(struct dp_end *e, struct ibv_mw *mw,
+				struct ibv_mr *mr, uint64_t addr, uint64_t len,
+				unsigned int access)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = ERR_WRID_BIND2, .opcode = IBV_WR_BIND_MW,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	enum ibv_wc_status st;
+
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
+		.mr = mr, .addr = addr, .length = len, .mw_access_flags = access,
+	};
+	CHECK(!ibv_post_send(e->qp, &wr, &bad), "post BIND_MW: %m");
+	st = err_local_wc(e, ERR_WRID_BIND2, IBV_WC_BIND_MW, "bind type 2");
+	if (st == IBV_WC_SUCCESS)
+		mw->rkey = wr.bind_mw.rkey;	/* the application tracks it */
+	return st;
+}
+
+enum ibv_wc_status err_local_inv(struct dp_end *e, uint32_t rkey)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = ERR_WRID_LOCAL_INV, .opcode = IBV_WR_LOCAL_INV,
+		.send_flags = IBV_SEND_SIGNALED, .invalidate_rkey = rkey,
+	}, *bad;
+
+	CHECK(!ibv_post_send(e->qp, &wr, &bad), "post LOCAL_INV: %m");
+	return err_local_wc(e, ERR_WRID_LOCAL_INV, IBV_WC_LOCAL_INV, "LOCAL_INV");
 }
 
 /* A counter of `rdma statistic show link <dev>/1`. */

@@ -48,5 +48,31 @@ void err_modify_to_err(struct ibv_qp *qp);
 int err_inject(const struct dp_pair *p, uint32_t psn, const char *args);
 /* The same to A's QP from B's address (@to_b 0), or to B (@to_b 1). */
 int err_inject_to(const struct dp_pair *p, int to_b, uint32_t psn, const char *args);
+/*
+ * @count UD SEND ONLY of @len bytes to B's QP @qpn from A's address, with
+ * P_Key @pkey and Q_Key @qkey (roce_pkt.py "valid"; no reply is awaited).
+ */
+void err_inject_ud(const struct dp_pair *p, uint32_t qpn, uint32_t pkey,
+		   uint32_t qkey, unsigned int len, unsigned int count);
+
+/* The wr_ids of the local work requests below. */
+#define ERR_WRID_BIND2		12
+#define ERR_WRID_LOCAL_INV	13
+/*
+ * The completion of @e's local WR @wr_id (a bind or an invalidation):
+ * wr_id, qp_num and, when it succeeded, opcode @op checked; its status.
+ */
+enum ibv_wc_status err_local_wc(struct dp_end *e, uint64_t wr_id,
+				enum ibv_wc_opcode op, const char *what);
+/*
+ * A BIND_MW work request on @e's QP: type 2 window @mw over [addr, addr +
+ * len) of @mr with @access and the next R_Key variant (mw->rkey becomes
+ * it if the bind succeeds). Returns the completion's status.
+ */
+enum ibv_wc_status err_bind_mw2(struct dp_end *e, struct ibv_mw *mw,
+				struct ibv_mr *mr, uint64_t addr, uint64_t len,
+				unsigned int access);
+/* A LOCAL_INV of @rkey on @e's QP; returns the completion's status. */
+enum ibv_wc_status err_local_inv(struct dp_end *e, uint32_t rkey);
 
 #endif

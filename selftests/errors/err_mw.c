@@ -64,20 +64,6 @@ static void mwt_teardown(struct mwt *t)
 	dp_teardown(&t->p, t->d);
 }
 
-/* Completion of B's bind / invalidate WR @wr_id: its status. */
-static enum ibv_wc_status local_wc(struct dp_end *e, uint64_t wr_id,
-				   enum ibv_wc_opcode op, const char *what)
-{
-	struct ibv_wc wc;
-
-	dp_poll(e->scq, &wc, 5000, what);
-	CHECK_EQ(wc.wr_id, wr_id, "wr_id");
-	CHECK_EQ(wc.qp_num, e->qp->qp_num, "qp_num");
-	if (wc.status == IBV_WC_SUCCESS)
-		CHECK_EQ(wc.opcode, op, "opcode of the completion");
-	return wc.status;
-}
-
 /* Type 1: ibv_bind_mw (length 0 unbinds); returns the completion status. */
 static enum ibv_wc_status bind1(struct dp_end *e, struct ibv_mw *mw,
 				struct ibv_mr *mr, uint64_t addr, uint64_t len,
@@ -90,41 +76,7 @@ static enum ibv_wc_status bind1(struct dp_end *e, struct ibv_mw *mw,
 	};
 
 	CHECK(!ibv_bind_mw(e->qp, mw, &b), "ibv_bind_mw: %m");
-	return local_wc(e, 11, IBV_WC_BIND_MW, "bind type 1");
-}
-
-/* Type 2: a BIND_MW work request with the next R_Key variant. */
-static enum ibv_wc_status bind2(struct dp_end *e, struct ibv_mw *mw,
-				struct ibv_mr *mr, uint64_t addr, uint64_t len,
-				unsigned int access)
-{
-	struct ibv_send_wr wr = {
-		.wr_id = 12, .opcode = IBV_WR_BIND_MW,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-	enum ibv_wc_status st;
-
-	wr.bind_mw.mw = mw;
-	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
-	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
-		.mr = mr, .addr = addr, .length = len, .mw_access_flags = access,
-	};
-	CHECK(!ibv_post_send(e->qp, &wr, &bad), "post BIND_MW: %m");
-	st = local_wc(e, 12, IBV_WC_BIND_MW, "bind type 2");
-	if (st == IBV_WC_SUCCESS)
-		mw->rkey = wr.bind_mw.rkey;	/* the application tracks it */
-	return st;
-}
-
-static enum ibv_wc_status local_inv(struct dp_end *e, uint32_t rkey)
-{
-	struct ibv_send_wr wr = {
-		.wr_id = 13, .opcode = IBV_WR_LOCAL_INV,
-		.send_flags = IBV_SEND_SIGNALED, .invalidate_rkey = rkey,
-	}, *bad;
-
-	CHECK(!ibv_post_send(e->qp, &wr, &bad), "post LOCAL_INV: %m");
-	return local_wc(e, 13, IBV_WC_LOCAL_INV, "LOCAL_INV");
+	return err_local_wc(e, 11, IBV_WC_BIND_MW, "bind type 1");
 }
 
 static void post_write(struct dp_pair *p, uint64_t addr, uint32_t rkey,
@@ -240,12 +192,12 @@ static void test_mw2_invalidated(const struct dp_case *c)
 	uint32_t key;
 
 	mwt_setup(&t, c, IBV_MW_TYPE_2, MR_FULL);
-	CHECK_EQ(bind2(&t.p.b, t.mw, t.mr, t.win, WIN_LEN, MW_REMOTE),
+	CHECK_EQ(err_bind_mw2(&t.p.b, t.mw, t.mr, t.win, WIN_LEN, MW_REMOTE),
 		 IBV_WC_SUCCESS, "bind");
 	key = t.mw->rkey;
 	write_ok(&t.p, t.win, key);
 	if (c->op == 0) {
-		CHECK_EQ(local_inv(&t.p.b, key), IBV_WC_SUCCESS, "LOCAL_INV");
+		CHECK_EQ(err_local_inv(&t.p.b, key), IBV_WC_SUCCESS, "LOCAL_INV");
 	} else {
 		struct ibv_send_wr wr = {
 			.wr_id = 31, .opcode = IBV_WR_SEND_WITH_INV,
@@ -283,9 +235,9 @@ static void test_send_inv_unbound(const struct dp_case *c)
 	struct mwt t;
 
 	mwt_setup(&t, c, IBV_MW_TYPE_2, MR_FULL);
-	CHECK_EQ(bind2(&t.p.b, t.mw, t.mr, t.win, WIN_LEN, MW_REMOTE),
+	CHECK_EQ(err_bind_mw2(&t.p.b, t.mw, t.mr, t.win, WIN_LEN, MW_REMOTE),
 		 IBV_WC_SUCCESS, "bind");
-	CHECK_EQ(local_inv(&t.p.b, t.mw->rkey), IBV_WC_SUCCESS, "LOCAL_INV");
+	CHECK_EQ(err_local_inv(&t.p.b, t.mw->rkey), IBV_WC_SUCCESS, "LOCAL_INV");
 	rs = (struct ibv_sge){ (uintptr_t)t.p.b.buf.p, 64, t.p.b.buf.mr->lkey };
 	dp_post_recv(&t.p.b, 42, &rs, 1);
 	wr.invalidate_rkey = t.mw->rkey;
@@ -313,7 +265,7 @@ static void test_mw2_other_qp(const struct dp_case *c)
 
 	mwt_setup(&t, c, IBV_MW_TYPE_2, MR_FULL);
 	dp_pair_create(&p2, &t.d[0], &t.d[1], &cfg);
-	CHECK_EQ(bind2(&t.p.b, t.mw, t.mr, t.win, WIN_LEN, MW_REMOTE),
+	CHECK_EQ(err_bind_mw2(&t.p.b, t.mw, t.mr, t.win, WIN_LEN, MW_REMOTE),
 		 IBV_WC_SUCCESS, "bind");
 	write_denied(&p2, t.win, t.mw->rkey);
 	write_ok(&t.p, t.win, t.mw->rkey);
@@ -351,14 +303,14 @@ static void test_bind_err(const struct dp_case *c)
 		mw = ibv_alloc_mw(t.pd2, type);
 		CHECK(mw, "alloc_mw in the second PD: %m");
 	} else if (c->arg == 4) {
-		CHECK_EQ(bind2(&t.p.b, mw, t.mr, addr, len, MW_REMOTE),
+		CHECK_EQ(err_bind_mw2(&t.p.b, mw, t.mr, addr, len, MW_REMOTE),
 			 IBV_WC_SUCCESS, "first bind");
 	}
 	if (type == IBV_MW_TYPE_1)
 		CHECK_EQ(bind1(&t.p.b, mw, t.mr, addr, len, MW_REMOTE),
 			 IBV_WC_MW_BIND_ERR, "bind status");
 	else
-		CHECK_EQ(bind2(&t.p.b, mw, t.mr, addr, len, MW_REMOTE),
+		CHECK_EQ(err_bind_mw2(&t.p.b, mw, t.mr, addr, len, MW_REMOTE),
 			 IBV_WC_MW_BIND_ERR, "bind status");
 	local_failed(&t.p);
 	if (mw != t.mw)
@@ -419,7 +371,7 @@ static void test_mr_local_inv(const struct dp_case *c)
 	struct mwt t;
 
 	mwt_setup(&t, c, IBV_MW_TYPE_1, MR_FULL);
-	CHECK_EQ(local_inv(&t.p.b, t.mr->rkey), IBV_WC_LOC_PROT_ERR, "LOCAL_INV status");
+	CHECK_EQ(err_local_inv(&t.p.b, t.mr->rkey), IBV_WC_LOC_PROT_ERR, "LOCAL_INV status");
 	local_failed(&t.p);
 	dp_pair_create(&p2, &t.d[0], &t.d[1], &cfg);
 	write_ok(&p2, t.win, t.mr->rkey);

@@ -20,20 +20,7 @@
 /* One UD SEND ONLY of 64 bytes to B's QP from A's address. */
 static void inject_ud(const struct dp_pair *p, uint32_t pkey, uint32_t qkey)
 {
-	const char *pkt = getenv("ROCE_PKT"), *ns = getenv("NS_A");
-	const struct dp_dev *b = p->b.dev;
-	char cmd[512], ip[32];
-
-	if (!pkt || !ns)
-		dp_skip("packet injection needs ROCE_PKT and NS_A (sroce target)");
-	CHECK(b->family == 4, "injection is over IPv4");
-	snprintf(ip, sizeof(ip), "%u.%u.%u.%u", b->ip[0], b->ip[1], b->ip[2], b->ip[3]);
-	snprintf(cmd, sizeof(cmd), "ip netns exec %s ping -q -c 1 -W 5 %s >/dev/null && "
-		 "ip netns exec %s python3 %s valid %s --opcode 0x64 --qpn 0x%x "
-		 "--pkey 0x%x --qkey 0x%x --payload 64 >/dev/null", ns, ip, ns,
-		 pkt, ip, p->b.qp->qp_num, pkey, qkey);
-	NOTE("%s", cmd);
-	CHECK(system(cmd) == 0, "roce_pkt.py failed");
+	err_inject_ud(p, p->b.qp->qp_num, pkey, qkey, 64, 1);
 }
 
 static void post_ud_recv(struct dp_pair *p, uint64_t wr_id)

@@ -10,14 +10,17 @@
 # REM_ACCESS_ERR and QP_ACCESS_ERR; REG_MR of a valid FRMR, more pages than
 # max_num_sg, LOCAL_INV with a wrong key byte, REG_MR with remote write
 # but no local write; no remote rights on a DMA MR (IB_PD_UNSAFE_GLOBAL_RKEY
-# refused, the PD's local_dma_lkey is no R_Key).
+# refused, the PD's local_dma_lkey is no R_Key); ATOMICs through an FRMR,
+# and refused (REM_INV_REQ_ERR, QP_ACCESS_ERR, no byte written) when the
+# word is 8-byte aligned in the iova but not in memory (4-byte pages).
 . "$(dirname "$0")/../lib.sh"
 
 KMOD=$TOOLS/sroce_frmr_test.ko
 CASES=(reg_mr_write_read local_inv_then_write rereg_new_key_old_key_dead
 	send_with_inv reg_mr_of_valid_mr over_max_num_sg local_inv_wrong_key_byte
 	reg_mr_remote_write_without_local_write dma_mr_remote_access_refused
-	dma_lkey_as_rkey_refused)
+	dma_lkey_as_rkey_refused atomic_misaligned_memory_fetch_add
+	atomic_misaligned_memory_cmp_swap atomic_frmr_ok)
 
 [ -f "$KMOD" ] || fail "$KMOD is not built (scripts/build-selftests.sh)"
 dmesg_mark

@@ -45,76 +45,101 @@
  */
 #define PREEXISTING 4
 
-/*
- * Create objects with @make until it fails (at most @max + 1 tries): it
- * must fail with ENOMEM within PREEXISTING of @max; then one freed lets
- * exactly one more be made. Frees everything.
- */
-static void fill_to_limit(const char *what, int max, void *(*make)(void *),
-			  void (*drop)(void *), void *arg)
-{
-	void **objs = calloc((size_t)max + 1, sizeof(*objs));
-	uint64_t t0 = dp_now_ms();
-	int n, e, i;
+enum obj_kind { OBJ_PD, OBJ_MW, OBJ_CQ, OBJ_QP };
+static const char *const obj_name[] = { "PD", "MW", "CQ", "QP" };
 
-	CHECK(objs, "calloc");
-	for (n = 0; n <= max; n++) {
-		objs[n] = make(arg);
+/* One object of @kind on @d (CQs big, QPs big on the CQ @small). */
+static void *make_obj(struct dp_dev *d, enum obj_kind kind, struct ibv_cq *small)
+{
+	struct ibv_qp_init_attr qa = {
+		.send_cq = small, .recv_cq = small, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8192, .max_recv_wr = 8192,
+			 .max_send_sge = 16, .max_recv_sge = 16 },
+	};
+
+	switch (kind) {
+	case OBJ_PD:
+		return ibv_alloc_pd(d->ctx);
+	case OBJ_MW:
+		return ibv_alloc_mw(d->pd, IBV_MW_TYPE_1);
+	case OBJ_CQ:
+		return ibv_create_cq(d->ctx, 32767, NULL, NULL, 0);
+	case OBJ_QP:
+		return ibv_create_qp(d->pd, &qa);
+	}
+	return NULL;
+}
+
+static void drop_objs(void **objs, int n, enum obj_kind kind)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		switch (kind) {
+		case OBJ_PD:
+			ret = ibv_dealloc_pd(objs[i]);
+			break;
+		case OBJ_MW:
+			ret = ibv_dealloc_mw(objs[i]);
+			break;
+		case OBJ_CQ:
+			ret = ibv_destroy_cq(objs[i]);
+			break;
+		case OBJ_QP:
+			ret = ibv_destroy_qp(objs[i]);
+			break;
+		}
+		CHECK(!ret, "destroy %s %d", obj_name[kind], i);
+	}
+}
+
+/* Objects of @kind until one fails or @cap are made: how many; *@err errno. */
+static int fill_objs(struct dp_dev *d, enum obj_kind kind, struct ibv_cq *small,
+		     void **objs, int cap, int *err)
+{
+	int n;
+
+	for (n = 0; n < cap; n++) {
+		objs[n] = make_obj(d, kind, small);
 		if (!objs[n])
 			break;
 	}
-	e = errno;
+	*err = errno;
+	return n;
+}
+
+/*
+ * Create PDs or MWs (c->op) until it fails (at most the advertised limit
+ * + 1 tries): it must fail with ENOMEM within PREEXISTING of the limit;
+ * then one freed lets exactly one more be made. Frees everything.
+ */
+static void test_limit(const struct dp_case *c)
+{
+	enum obj_kind kind = (enum obj_kind)c->op;
+	const char *what = obj_name[kind];
+	uint64_t t0 = dp_now_ms();
+	struct dp_dev d;
+	int max, n, e;
+	void **objs;
+
+	dp_open(&d, 0, 4);
+	max = kind == OBJ_MW ? d.attr.orig_attr.max_mw : d.attr.orig_attr.max_pd;
+	objs = calloc((size_t)max + 1, sizeof(*objs));
+	CHECK(objs, "calloc");
+	n = fill_objs(&d, kind, NULL, objs, max + 1, &e);
 	NOTE("%s: %d created (limit %d) in %llu ms", what, n, max,
 	     (unsigned long long)(dp_now_ms() - t0));
 	CHECK(n <= max, "%s: %d created, over the advertised limit %d", what, n, max);
 	CHECK(e == ENOMEM, "%s: create %d failed with %s, want ENOMEM", what, n,
 	      strerror(e));
 	CHECK(n >= max - PREEXISTING, "%s: only %d of %d created", what, n, max);
-	drop(objs[n - 1]);
-	objs[n - 1] = make(arg);
+	drop_objs(&objs[n - 1], 1, kind);
+	objs[n - 1] = make_obj(&d, kind, NULL);
 	CHECK(objs[n - 1], "%s: none again after one freed: %s", what, strerror(errno));
-	CHECK(!make(arg) && errno == ENOMEM, "%s: one more after the refill (errno %s)",
-	      what, strerror(errno));
-	for (i = 0; i < n; i++)
-		drop(objs[i]);
+	CHECK(!make_obj(&d, kind, NULL) && errno == ENOMEM,
+	      "%s: one more after the refill (errno %s)", what, strerror(errno));
+	drop_objs(objs, n, kind);
 	free(objs);
-}
-
-static void *make_pd(void *ctx)
-{
-	return ibv_alloc_pd(ctx);
-}
-
-static void drop_pd(void *pd)
-{
-	CHECK(!ibv_dealloc_pd(pd), "dealloc_pd");
-}
-
-static void test_pd(const struct dp_case *c)
-{
-	struct dp_dev d;
-
-	dp_open(&d, 0, 4);
-	fill_to_limit("PD", d.attr.orig_attr.max_pd, make_pd, drop_pd, d.ctx);
-	dp_close(&d);
-}
-
-static void *make_mw(void *pd)
-{
-	return ibv_alloc_mw(pd, IBV_MW_TYPE_1);
-}
-
-static void drop_mw(void *mw)
-{
-	CHECK(!ibv_dealloc_mw(mw), "dealloc_mw");
-}
-
-static void test_mw(const struct dp_case *c)
-{
-	struct dp_dev d;
-
-	dp_open(&d, 0, 4);
-	fill_to_limit("MW", d.attr.orig_attr.max_mw, make_mw, drop_mw, d.pd);
 	dp_close(&d);
 }
 
@@ -190,58 +215,24 @@ static void cg_leave(void)
 
 #define CG_OBJS 256	/* far more than CG_MAX holds: 2 MiB CQs, 10 MiB QPs */
 
-/* Big objects until one fails: returns how many were made. */
-static int cg_fill(struct dp_dev *d, struct ibv_cq *small, int qps,
-		   void **objs, int *err)
-{
-	int n;
-
-	for (n = 0; n < CG_OBJS; n++) {
-		if (qps) {
-			struct ibv_qp_init_attr qa = {
-				.send_cq = small, .recv_cq = small,
-				.qp_type = IBV_QPT_RC,
-				.cap = { .max_send_wr = 8192, .max_recv_wr = 8192,
-					 .max_send_sge = 16, .max_recv_sge = 16 },
-			};
-
-			objs[n] = ibv_create_qp(d->pd, &qa);
-		} else {
-			objs[n] = ibv_create_cq(d->ctx, 32767, NULL, NULL, 0);
-		}
-		if (!objs[n])
-			break;
-	}
-	*err = errno;
-	return n;
-}
-
-static void cg_drop(void **objs, int n, int qps)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		CHECK(!(qps ? ibv_destroy_qp(objs[i]) : ibv_destroy_cq(objs[i])),
-		      "destroy %d", i);
-}
-
 static void test_cgroup(const struct dp_case *c)
 {
 	static void *objs[CG_OBJS];
 	long long start, peak, end;
 	struct ibv_cq *small;
 	struct dp_dev d;
-	int qps, n, n2, e;
+	enum obj_kind kind;
+	int n, n2, e;
 
 	dp_open(&d, 0, 4);
 	small = ibv_create_cq(d.ctx, 16, NULL, NULL, 0);
 	CHECK(small, "create_cq: %s", strerror(errno));
 	cg_enter();
 	start = cg_read("memory.current", NULL);
-	for (qps = 0; qps <= 1; qps++) {
-		const char *what = qps ? "QP" : "CQ";
+	for (kind = OBJ_CQ; kind <= OBJ_QP; kind++) {
+		const char *what = obj_name[kind];
 
-		n = cg_fill(&d, small, qps, objs, &e);
+		n = fill_objs(&d, kind, small, objs, CG_OBJS, &e);
 		peak = cg_read("memory.current", NULL);
 		NOTE("%s: %d created, memory.current %lld -> %lld (max %lu)",
 		     what, n, start, peak, CG_MAX);
@@ -251,11 +242,11 @@ static void test_cgroup(const struct dp_case *c)
 		      strerror(e));
 		CHECK(n > 0, "%s: not even one created", what);
 		/* The failed creates gave everything back: as many fit again. */
-		cg_drop(objs, n, qps);
-		n2 = cg_fill(&d, small, qps, objs, &e);
+		drop_objs(objs, n, kind);
+		n2 = fill_objs(&d, kind, small, objs, CG_OBJS, &e);
 		CHECK(n2 == n && e == ENOMEM, "%s: %d created the second time, %d the first (%s)",
 		      what, n2, n, strerror(e));
-		cg_drop(objs, n2, qps);
+		drop_objs(objs, n2, kind);
 		end = cg_read("memory.current", NULL);
 		NOTE("%s: all destroyed, memory.current %lld", what, end);
 		CHECK(end < start + 1 * (long long)MiB,
@@ -329,8 +320,8 @@ static void test_odp_children(const struct dp_case *c)
 }
 
 static const struct dp_case cases[] = {
-	{ "PD_limit", test_pd },
-	{ "MW_limit", test_mw },
+	{ "PD_limit", test_limit, 0, 0, OBJ_PD },
+	{ "MW_limit", test_limit, 0, 0, OBJ_MW },
 	{ "cgroup_CQ_QP_ENOMEM", test_cgroup },
 	{ "ODP_explicit_max_mr_size", test_odp_size },
 	{ "ODP_implicit_children", test_odp_children },

@@ -77,37 +77,6 @@ static void timed_dereg(struct dp_pair *p, struct ibv_mr *mr)
 	     (unsigned long long)(dp_now_ms() - t0));
 }
 
-/* Type 2 window over [addr, addr + len) of @mr, bound by B's QP. */
-static void bind2(struct dp_end *e, struct ibv_mw *mw, struct ibv_mr *mr,
-		  uint64_t addr, uint64_t len)
-{
-	struct ibv_send_wr wr = {
-		.wr_id = 12, .opcode = IBV_WR_BIND_MW,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-
-	wr.bind_mw.mw = mw;
-	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
-	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
-		.mr = mr, .addr = addr, .length = len,
-		.mw_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
-	};
-	CHECK(!ibv_post_send(e->qp, &wr, &bad), "post BIND_MW: %m");
-	err_expect_wc(e->scq, IBV_WC_SUCCESS, 12, e->qp, "bind type 2");
-	mw->rkey = wr.bind_mw.rkey;
-}
-
-static void local_inv(struct dp_end *e, uint32_t rkey)
-{
-	struct ibv_send_wr wr = {
-		.wr_id = 13, .opcode = IBV_WR_LOCAL_INV,
-		.send_flags = IBV_SEND_SIGNALED, .invalidate_rkey = rkey,
-	}, *bad;
-
-	CHECK(!ibv_post_send(e->qp, &wr, &bad), "post LOCAL_INV: %m");
-	err_expect_wc(e->scq, IBV_WC_SUCCESS, 13, e->qp, "LOCAL_INV");
-}
-
 static int changed(const unsigned char *p, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -151,7 +120,10 @@ static void test_write(const struct dp_case *c)
 	if (c->op == OP_MW_INV) {
 		mw = ibv_alloc_mw(p.b.dev->pd, IBV_MW_TYPE_2);
 		CHECK(mw, "alloc_mw type 2: %m");
-		bind2(&p.b, mw, mr, (uintptr_t)buf, 3 * mtu);
+		CHECK_EQ(err_bind_mw2(&p.b, mw, mr, (uintptr_t)buf, 3 * mtu,
+				      IBV_ACCESS_REMOTE_WRITE |
+				      IBV_ACCESS_REMOTE_READ),
+			 IBV_WC_SUCCESS, "bind type 2");
 		rkey = mw->rkey;
 	}
 
@@ -169,7 +141,7 @@ static void test_write(const struct dp_case *c)
 	if (c->op == OP_DEREG)
 		timed_dereg(&p, mr);
 	else
-		local_inv(&p.b, rkey);
+		CHECK_EQ(err_local_inv(&p.b, rkey), IBV_WC_SUCCESS, "LOCAL_INV");
 
 	snprintf(args, sizeof(args), "--opcode 0x%x --payload %u",
 		 uc ? 0x27 : 0x07, mtu);

@@ -51,28 +51,6 @@ static void debugfs_write(const struct dp_dev *d, const char *file, unsigned int
 	CHECK(fprintf(f, "%u\n", val) > 0 && fclose(f) == 0, "write %s: %m", path);
 }
 
-static enum ibv_wc_status bind2(struct dp_end *e, struct ibv_mw *mw,
-				struct ibv_mr *mr, uint64_t addr, uint64_t len)
-{
-	struct ibv_send_wr wr = {
-		.wr_id = 12, .opcode = IBV_WR_BIND_MW,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-	struct ibv_wc wc;
-
-	wr.bind_mw.mw = mw;
-	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
-	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
-		.mr = mr, .addr = addr, .length = len, .mw_access_flags = MW_REMOTE,
-	};
-	CHECK(!ibv_post_send(e->qp, &wr, &bad), "post BIND_MW: %m");
-	dp_poll(e->scq, &wc, 5000, "bind type 2");
-	CHECK_EQ(wc.wr_id, 12, "bind wr_id");
-	if (wc.status == IBV_WC_SUCCESS)
-		mw->rkey = wr.bind_mw.rkey;
-	return wc.status;
-}
-
 static void post_write(struct dp_pair *p, uint64_t addr, uint32_t rkey, uint64_t wr_id)
 {
 	struct ibv_sge ls = { (uintptr_t)p->a.buf.p, 64, p->a.buf.mr->lkey };
@@ -114,7 +92,8 @@ static void test_mw2_qpn_reused(const struct dp_case *c)
 
 	/* X binds the window and uses it. */
 	dp_pair_create(&px, &d[0], &d[1], &cfg);
-	CHECK_EQ(bind2(&px.b, mw, mr, (uintptr_t)win, WIN_LEN), IBV_WC_SUCCESS, "bind on X");
+	CHECK_EQ(err_bind_mw2(&px.b, mw, mr, (uintptr_t)win, WIN_LEN, MW_REMOTE),
+		 IBV_WC_SUCCESS, "bind on X");
 	memset(win, 0x5a, WIN_LEN);
 	post_write(&px, (uintptr_t)win, mw->rkey, 21);
 	err_expect_wc(px.a.scq, IBV_WC_SUCCESS, 21, px.a.qp, "WRITE through the window to X");
@@ -158,20 +137,7 @@ static void test_mw2_qpn_reused(const struct dp_case *c)
 static void inject_ud(const struct dp_pair *p, uint32_t qpn, uint32_t qkey,
 		      unsigned int len, unsigned int count)
 {
-	const char *pkt = getenv("ROCE_PKT"), *ns = getenv("NS_A");
-	const struct dp_dev *b = p->b.dev;
-	char cmd[512], ip[32];
-
-	if (!pkt || !ns)
-		dp_skip("packet injection needs ROCE_PKT and NS_A (sroce target)");
-	CHECK(b->family == 4, "injection is over IPv4");
-	snprintf(ip, sizeof(ip), "%u.%u.%u.%u", b->ip[0], b->ip[1], b->ip[2], b->ip[3]);
-	snprintf(cmd, sizeof(cmd), "ip netns exec %s ping -q -c 1 -W 5 %s >/dev/null && "
-		 "ip netns exec %s python3 %s valid %s --opcode 0x64 --qpn 0x%x "
-		 "--qkey 0x%x --payload %u --count %u >/dev/null", ns, ip, ns,
-		 pkt, ip, qpn, qkey, len, count);
-	NOTE("%s", cmd);
-	CHECK(system(cmd) == 0, "roce_pkt.py failed");
+	err_inject_ud(p, qpn, 0xFFFF, qkey, len, count);
 }
 
 static void post_ud_recv(struct dp_pair *p, uint64_t wr_id, uint32_t len)

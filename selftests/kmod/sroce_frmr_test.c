@@ -182,7 +182,8 @@ static int ft_connect_one(struct ft_ctx *c, struct ft_end *e, u32 peer_qpn)
 	attr.qp_state = IB_QPS_INIT;
 	attr.pkey_index = 0;
 	attr.port_num = 1;
-	attr.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ;
+	attr.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+				IB_ACCESS_REMOTE_ATOMIC;
 	err = ib_modify_qp(e->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
 			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
 	if (err)
@@ -325,8 +326,11 @@ static int ft_map(struct ft_ctx *c, struct ib_mr *mr, int want)
 	return 0;
 }
 
-/* Register c->mr with a new key (the ULP's usual ib_inc_rkey step). */
-static int ft_register(struct ft_ctx *c)
+/*
+ * Register c->mr with a new key (the ULP's usual ib_inc_rkey step) and
+ * @access.
+ */
+static int ft_register_access(struct ft_ctx *c, int access)
 {
 	struct ib_wc wc;
 	u64 id;
@@ -335,7 +339,7 @@ static int ft_register(struct ft_ctx *c)
 	ib_update_fast_reg_key(c->mr, ib_inc_rkey(c->mr->rkey));
 	err = ft_map(c, c->mr, FT_PAGES);
 	if (!err)
-		err = ft_post_reg(c, c->mr, c->mr->rkey, FT_ACCESS, &id);
+		err = ft_post_reg(c, c->mr, c->mr->rkey, access, &id);
 	if (!err)
 		err = ft_expect_wc(&c->b, id, IB_WC_SUCCESS, IB_WC_REG_MR, &wc);
 	if (err)
@@ -343,6 +347,11 @@ static int ft_register(struct ft_ctx *c)
 	c->mr_valid = true;
 	c->mr_key = c->mr->rkey;
 	return 0;
+}
+
+static int ft_register(struct ft_ctx *c)
+{
+	return ft_register_access(c, FT_ACCESS);
 }
 
 static int ft_invalidate(struct ft_ctx *c, u32 key)
@@ -422,6 +431,25 @@ static int ft_rdma_ok(struct ft_ctx *c, enum ib_wr_opcode op, u32 rkey,
 }
 
 /*
+ * A's request @id failed at B: @status at A, IB_EVENT_QP_ACCESS_ERR at B,
+ * both QPs in ERROR.
+ */
+static int ft_refused(struct ft_ctx *c, u64 id, enum ib_wc_status status)
+{
+	struct ib_wc wc;
+	int err;
+
+	err = ft_expect_wc(&c->a, id, status, 0, &wc);
+	if (!err)
+		err = ft_expect_event(&c->b, IB_EVENT_QP_ACCESS_ERR);
+	if (!err)
+		err = ft_expect_state(&c->b, IB_QPS_ERR);
+	if (!err)
+		err = ft_expect_state(&c->a, IB_QPS_ERR);
+	return err;
+}
+
+/*
  * A WRITE or READ through a dead or out-of-range R_Key: IB_WC_REM_ACCESS_ERR
  * at A, IB_EVENT_QP_ACCESS_ERR at B, both QPs in ERROR, MR untouched
  * (seed-rules R3.4 rows "WRITE: bad R_Key/range/access" and "READ/ATOMIC:
@@ -430,20 +458,11 @@ static int ft_rdma_ok(struct ft_ctx *c, enum ib_wr_opcode op, u32 rkey,
 static int ft_rdma_refused(struct ft_ctx *c, enum ib_wr_opcode op, u32 rkey,
 			   u32 off, u32 len)
 {
-	struct ib_wc wc;
 	u64 id;
 	int err;
 
 	err = ft_post_rdma(c, op, rkey, off, len, &id);
-	if (!err)
-		err = ft_expect_wc(&c->a, id, IB_WC_REM_ACCESS_ERR, 0, &wc);
-	if (!err)
-		err = ft_expect_event(&c->b, IB_EVENT_QP_ACCESS_ERR);
-	if (!err)
-		err = ft_expect_state(&c->b, IB_QPS_ERR);
-	if (!err)
-		err = ft_expect_state(&c->a, IB_QPS_ERR);
-	return err;
+	return err ?: ft_refused(c, id, IB_WC_REM_ACCESS_ERR);
 }
 
 /* 1: REG_MR, then a WRITE lands byte for byte and a READ reads it back. */
@@ -797,6 +816,173 @@ static int ft_case_dma_lkey_as_rkey(struct ft_ctx *c)
 	return err;
 }
 
+/* A: an ATOMIC (FETCH_ADD, else CMP_SWAP of 0) at @raddr through @rkey. */
+static int ft_post_atomic(struct ft_ctx *c, bool fetch_add, u64 raddr,
+			  u32 rkey, u64 value, u64 *id)
+{
+	struct ib_sge sge = {
+		.addr = c->abuf_dma,
+		.length = sizeof(u64),
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_atomic_wr wr = {
+		.wr.opcode = fetch_add ? IB_WR_ATOMIC_FETCH_AND_ADD :
+					 IB_WR_ATOMIC_CMP_AND_SWP,
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+		.remote_addr = raddr,
+		.rkey = rkey,
+		.compare_add = fetch_add ? value : 0,
+		.swap = value,
+	};
+
+	wr.wr.wr_id = ++c->wr_id;
+	*id = wr.wr.wr_id;
+	return ft_post_send(&c->a, &wr.wr);
+}
+
+static int ft_zero(const u8 *p, size_t len, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i]) {
+			pr_info("# %s byte %zu: 0x%02x, want 0\n", what, i, p[i]);
+			return -EPROTO;
+		}
+	}
+	return 0;
+}
+
+#define FT_ATOMIC_VAL	0x0101010101010101ULL
+#define FT_ATOMIC_IOVA	0x100000ULL	/* 8-byte aligned, chosen by the ULP */
+
+/*
+ * 11, 12: an ATOMIC whose iova is 8-byte aligned but whose word is not
+ * aligned in the memory behind it: an MR of 4-byte pages whose first page
+ * is the last 4 bytes of a page (the next page is ours, to see a write
+ * run past it), the rest on another page. The IBA wants the target of an
+ * ATOMIC naturally aligned: refused as a misaligned ATOMIC (seed-rules
+ * R3.4: IB_WC_REM_INV_REQ_ERR at A, IB_EVENT_QP_ACCESS_ERR at B, both in
+ * ERROR), and no byte of either page changes.
+ */
+static int ft_atomic_misaligned(struct ft_ctx *c, bool fetch_add)
+{
+	struct scatterlist sg[2];
+	struct page *two;
+	struct ib_mr *mr;
+	struct ib_wc wc;
+	int n, err;
+	u8 *p;
+	u64 id;
+
+	ft_fill(c, 11);
+	err = ft_start(c);
+	if (err)
+		return err;
+	two = alloc_pages(GFP_KERNEL | __GFP_ZERO, 1);
+	if (!two)
+		return -ENOMEM;
+	p = page_address(two);
+	sg_init_table(sg, 2);
+	sg_set_page(&sg[0], two, 4, PAGE_SIZE - 4);
+	sg_set_page(&sg[1], c->pages[1], 12, 0);
+	err = -ENOMEM;
+	if (ib_dma_map_sg(c->dev, sg, 2, DMA_BIDIRECTIONAL) != 2)
+		goto out_free;
+	mr = ib_alloc_mr(c->pd, IB_MR_TYPE_MEM_REG, 4);
+	if (IS_ERR(mr)) {
+		err = PTR_ERR(mr);
+		pr_info("# ib_alloc_mr of 4 pages: %d\n", err);
+		goto out_unmap;
+	}
+	n = ib_map_mr_sg(mr, sg, 2, NULL, 4);
+	if (n != 2) {
+		pr_info("# ib_map_mr_sg with 4-byte pages: %d, want 2\n", n);
+		err = -EPROTO;
+		goto out_dereg;
+	}
+	mr->iova = FT_ATOMIC_IOVA;
+	err = ft_post_reg(c, mr, mr->rkey, FT_ACCESS | IB_ACCESS_REMOTE_ATOMIC,
+			  &id);
+	if (!err)
+		err = ft_expect_wc(&c->b, id, IB_WC_SUCCESS, IB_WC_REG_MR, &wc);
+	if (!err)
+		err = ft_post_atomic(c, fetch_add, FT_ATOMIC_IOVA, mr->rkey,
+				     FT_ATOMIC_VAL, &id);
+	if (!err)
+		err = ft_refused(c, id, IB_WC_REM_INV_REQ_ERR);
+	if (!err)
+		err = ft_zero(p, 2 * PAGE_SIZE, "first page and the one after it");
+	if (!err)
+		err = ft_zero(page_address(c->pages[1]), PAGE_SIZE, "second page");
+out_dereg:
+	ib_dereg_mr(mr);
+out_unmap:
+	ib_dma_unmap_sg(c->dev, sg, 2, DMA_BIDIRECTIONAL);
+out_free:
+	__free_pages(two, 1);
+	return err;
+}
+
+static int ft_case_atomic_misaligned_fadd(struct ft_ctx *c)
+{
+	return ft_atomic_misaligned(c, true);
+}
+
+static int ft_case_atomic_misaligned_cswap(struct ft_ctx *c)
+{
+	return ft_atomic_misaligned(c, false);
+}
+
+/*
+ * 13: ATOMICs through a fast-registration MR of whole pages: the last
+ * word of the first page takes a FETCH_ADD and a CMP_SWAP, A gets the
+ * original values, and no other byte changes.
+ */
+static int ft_case_atomic_ok(struct ft_ctx *c)
+{
+	u64 raddr = sg_dma_address(&c->sg[0]) + PAGE_SIZE - 8;
+	u64 *word = (u64 *)ft_mr_byte(c, PAGE_SIZE - 8);
+	u64 *orig = (u64 *)c->abuf;
+	struct ib_wc wc;
+	u64 id;
+	int err;
+
+	ft_fill(c, 13);
+	err = ft_start(c);
+	if (!err)
+		err = ft_register_access(c, FT_ACCESS | IB_ACCESS_REMOTE_ATOMIC);
+	if (err)
+		return err;
+	*word = 5;
+	err = ft_post_atomic(c, true, raddr, c->mr_key, 3, &id);
+	if (!err)
+		err = ft_expect_wc(&c->a, id, IB_WC_SUCCESS, IB_WC_FETCH_ADD, &wc);
+	if (!err && (*orig != 5 || *word != 8)) {
+		pr_info("# FETCH_ADD: orig %llu word %llu, want 5 and 8\n",
+			*orig, *word);
+		err = -EPROTO;
+	}
+	if (!err)
+		err = ft_post_atomic(c, false, raddr - 8, c->mr_key,
+				     FT_ATOMIC_VAL, &id);
+	if (!err)
+		err = ft_expect_wc(&c->a, id, IB_WC_SUCCESS, IB_WC_COMP_SWAP, &wc);
+	if (!err && (*orig != 0 || word[-1] != FT_ATOMIC_VAL)) {
+		pr_info("# CMP_SWAP: orig %llu word 0x%llx\n", *orig, word[-1]);
+		err = -EPROTO;
+	}
+	if (!err) {
+		*word = 0;
+		word[-1] = 0;
+		err = ft_check_mr(c, 13, 0, 0);
+	}
+	if (!err)
+		err = ft_expect_state(&c->b, IB_QPS_RTS);
+	return err;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct ft_ctx *c);
@@ -811,6 +997,9 @@ static const struct {
 	{ "reg_mr_remote_write_without_local_write", ft_case_reg_mr_bad_access },
 	{ "dma_mr_remote_access_refused", ft_case_dma_mr_remote_refused },
 	{ "dma_lkey_as_rkey_refused", ft_case_dma_lkey_as_rkey },
+	{ "atomic_misaligned_memory_fetch_add", ft_case_atomic_misaligned_fadd },
+	{ "atomic_misaligned_memory_cmp_swap", ft_case_atomic_misaligned_cswap },
+	{ "atomic_frmr_ok", ft_case_atomic_ok },
 };
 
 static int ft_end_create(struct ft_ctx *c, struct ft_end *e, const char *name)

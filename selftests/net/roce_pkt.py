@@ -40,6 +40,7 @@ EXT_LEN = {
     0x0C: 16,       # RC RDMA READ REQUEST (RETH)
     0x11: 4,        # RC ACKNOWLEDGE (AETH)
     0x13: 28,       # RC COMPARE SWAP (AtomicETH)
+    0x14: 28,       # RC FETCH ADD (AtomicETH)
     0x24: 0,        # UC SEND ONLY
     0x64: 8,        # UD SEND ONLY (DETH)
     0x65: 12,       # UD SEND ONLY WITH IMMEDIATE (DETH + ImmDt)
@@ -67,9 +68,10 @@ def ib_packet(opcode, dqpn, payload=b"", tver=0, pkey=0xFFFF,
 
 RETH_OPS = {0x06, 0x0A, 0x0B, 0x0C,        # RC WRITE FIRST/ONLY(+imm), READ
             0x26, 0x2A}                   # UC WRITE FIRST/ONLY
-ATOMIC_OPS = {0x12, 0x13}                 # RC COMPARE SWAP, FETCH ADD
+ATOMIC_OPS = {0x13, 0x14}                 # RC COMPARE SWAP, FETCH ADD
 IMM_OPS = {0x03, 0x05, 0x09, 0x0B}
-AETH_OPS = {0x0D, 0x0F, 0x10, 0x11}       # RC READ RESPONSE FIRST/LAST/ONLY, ACK
+AETH_OPS = {0x0D, 0x0F, 0x10, 0x11,       # RC READ RESPONSE FIRST/LAST/ONLY, ACK
+            0x12}                         # RC ATOMIC ACKNOWLEDGE (+AtomicAckETH)
 
 
 def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload, pkey=0xFFFF):
@@ -84,6 +86,8 @@ def rc_request(opcode, dqpn, psn, va, rkey, dmalen, payload, pkey=0xFFFF):
         ext += struct.pack(">I", 0x1234)
     if opcode in AETH_OPS:
         ext += struct.pack(">I", 0)      # ACK syndrome, MSN 0
+    if opcode == 0x12:
+        ext += struct.pack(">Q", 0)      # original remote data
     if opcode in AETH_OPS:
         return bth(opcode, dqpn, psn=psn, pad=-len(payload) & 3,
                    pkey=pkey) + ext + payload + bytes(-len(payload) & 3)
