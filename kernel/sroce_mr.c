@@ -298,7 +298,7 @@ static int sroce_mr_copy_fast(struct sroce_mr *mr, u64 iova, void *buf,
  * in process context (sleeps) and refused in atomic context with
  * -EWOULDBLOCK: the caller must then leave the packet or WQE as it was
  * (part of the bytes may be copied) and call sroce_qp_defer(), so that
- * the QP's work item does it again (sroce_odp.c). Returns 0, -EWOULDBLOCK,
+ * process context does it again (sroce_exec.c). Returns 0, -EWOULDBLOCK,
  * or -EFAULT if part of the range is outside the MR, (ODP) cannot be
  * mapped, or (fast registration) the MR was invalidated since the lookup.
  */

@@ -5,7 +5,8 @@
  * responses and ATOMIC ACKs, and handles duplicates and sequence errors
  * exactly as seed-rules R2.4 - R2.10, R3.4 and R3.7 say. Runs where the
  * QP's engines run (sroce_exec.c); a request that meets an ODP fault in
- * softirq is left as it was and handled again by the work item.
+ * softirq is left as it was and handled again in process context (the
+ * doorbell caller or the work item, sroce_exec.c).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -514,7 +515,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 		return -EACCES;
 	/*
 	 * ODP: fault now, so a bad page is NAKed before any response (R5.3);
-	 * -EWOULDBLOCK: a fault in softirq, try again in the work item.
+	 * -EWOULDBLOCK: a fault in softirq, try again in process context.
 	 */
 	err = sroce_mr_prefault(mr, h->reth.va, h->reth.len, false);
 	sroce_mr_put(mr);
@@ -733,7 +734,7 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 			      h->atmeth.swap_add, h->atmeth.comp, &orig);
 	sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
-		/* ODP fault in softirq: not executed, again from the work item */
+		/* ODP fault in softirq: not executed, again in process context */
 		sroce_qp_defer(qp);
 		return false;
 	}
@@ -965,7 +966,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
 			sroce_resp_rc_uc(qp, skb);
 		if (sroce_qp_deferred(qp)) {
-			/* Not executed: first again, in the work item */
+			/* Not executed: first again, in process context */
 			skb_queue_head(&qp->rx_req, skb);
 			break;
 		}
