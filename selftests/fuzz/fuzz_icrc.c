@@ -12,51 +12,7 @@
 
 #include "icrc.h"
 #include "bth.h"
-
-static u32 ref_crc32(const u8 *p, size_t n, u32 crc)
-{
-	size_t i;
-	int b;
-
-	for (i = 0; i < n; i++) {
-		crc ^= p[i];
-		for (b = 0; b < 8; b++)
-			crc = (crc >> 1) ^ (0xedb88320 & (0U - (crc & 1)));
-	}
-	return crc;
-}
-
-static u32 ref_icrc(const u8 *ip, size_t ip_len, const u8 *udp,
-		    const u8 *pkt, size_t pkt_len)
-{
-	u8 h[8 + 60 + 8 + SROCE_BTH_LEN];
-	size_t o = 8;
-	u32 crc;
-
-	memset(h, 0xff, 8);
-	memcpy(h + o, ip, ip_len);
-	if ((ip[0] >> 4) == 4) {
-		h[o + 1] = 0xff;
-		h[o + 8] = 0xff;
-		h[o + 10] = 0xff;
-		h[o + 11] = 0xff;
-	} else {
-		h[o] |= 0x0f;
-		memset(h + o + 1, 0xff, 3);
-		h[o + 7] = 0xff;
-	}
-	o += ip_len;
-	memcpy(h + o, udp, 8);
-	h[o + 6] = 0xff;
-	h[o + 7] = 0xff;
-	o += 8;
-	memcpy(h + o, pkt, SROCE_BTH_LEN);
-	h[o + 4] = 0xff;
-	o += SROCE_BTH_LEN;
-	crc = ref_crc32(h, o, ~0U);
-	crc = ref_crc32(pkt + SROCE_BTH_LEN, pkt_len - SROCE_BTH_LEN, crc);
-	return ~crc;
-}
+#include "ref_icrc.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {

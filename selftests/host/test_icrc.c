@@ -6,66 +6,13 @@
  *  - a RoCEv2 CNP captured on a Mellanox ConnectX-4 Lx, with the ICRC the
  *    NIC put on the wire (published in scapy's test/contrib/roce.uts);
  *  - the UC SEND ONLY packet of the same test file (ICRC by scapy);
- *  - hand-built IPv4/IPv6 packets, checked against an independent bitwise
- *    CRC-32 over a pseudo-packet masked here byte by byte from the
- *    RoCEv2 annex definition.
+ *  - hand-built IPv4/IPv6 packets, checked against the independent
+ *    reference of ref_icrc.h.
  */
 #include "harness.h"
 #include "icrc.h"
 #include "bth.h"
-
-/* Straightforward bitwise CRC-32 (IEEE 802.3, reflected), no tables. */
-static u32 ref_crc32(const u8 *p, size_t n)
-{
-	u32 crc = 0xffffffff;
-	size_t i;
-	int b;
-
-	for (i = 0; i < n; i++) {
-		crc ^= p[i];
-		for (b = 0; b < 8; b++)
-			crc = (crc >> 1) ^ (0xedb88320 & (0U - (crc & 1)));
-	}
-	return ~crc;
-}
-
-/*
- * Reference ICRC: 8 x 0xff (LRH), IP/UDP/BTH with the variant fields set
- * to 1s (IPv4: TOS byte 1, TTL byte 8, checksum bytes 10-11; IPv6: traffic
- * class + flow label = low nibble of byte 0 and bytes 1-3, hop limit byte
- * 7; UDP checksum bytes 6-7; BTH byte 4), then the rest.
- */
-static u32 ref_icrc(const u8 *ip, size_t ip_len, const u8 *udp,
-		    const u8 *pkt, size_t pkt_len)
-{
-	static u8 pseudo[8 + 60 + 8 + 8192];
-	size_t o = 0;
-
-	memset(pseudo, 0xff, 8);
-	o = 8;
-	memcpy(pseudo + o, ip, ip_len);
-	if ((ip[0] >> 4) == 4) {
-		pseudo[o + 1] = 0xff;
-		pseudo[o + 8] = 0xff;
-		pseudo[o + 10] = 0xff;
-		pseudo[o + 11] = 0xff;
-	} else {
-		pseudo[o + 0] |= 0x0f;
-		pseudo[o + 1] = 0xff;
-		pseudo[o + 2] = 0xff;
-		pseudo[o + 3] = 0xff;
-		pseudo[o + 7] = 0xff;
-	}
-	o += ip_len;
-	memcpy(pseudo + o, udp, 8);
-	pseudo[o + 6] = 0xff;
-	pseudo[o + 7] = 0xff;
-	o += 8;
-	memcpy(pseudo + o, pkt, pkt_len);
-	pseudo[o + 4] = 0xff;
-	o += pkt_len;
-	return ref_crc32(pseudo, o);
-}
+#include "ref_icrc.h"
 
 TEST(crc32_le_shim_check_value)
 {
