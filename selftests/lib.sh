@@ -36,8 +36,10 @@ skip() { echo "# SKIP: $*"; exit $KSFT_SKIP; }
 info() { echo "# $*"; }
 
 # Retry a condition for up to $1 seconds (TCG is slow; events are async).
+# The debug-kernel lane sets SROCE_TIME_SCALE (KASAN and lockdep under
+# TCG make set-up and teardown several times slower, not wrong).
 wait_for() {
-	local secs=$1; shift
+	local secs=$(($1 * ${SROCE_TIME_SCALE:-1})); shift
 	local end=$((SECONDS + secs))
 	while ! "$@" 2>/dev/null; do
 		[ $SECONDS -ge $end ] && return 1

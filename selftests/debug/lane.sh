@@ -17,7 +17,9 @@ rm -f "$out" "$BUILD/debug/guest.ktap"
 # What boot left unreferenced is not the lane's to report.
 echo clear >$KML
 
-# Twice the stock timeout per test: KASAN and lockdep slow everything.
+# Twice the stock timeout per test, four times every wait_for: KASAN and
+# lockdep slow everything.
+export SROCE_TIME_SCALE=4
 KTAP_OUT=$BUILD/debug/guest.ktap TEST_TIMEOUT=1200 bash ./run_guest.sh selftests/debug.list
 
 # Unreferenced objects whose allocation went through sroce: by name while
