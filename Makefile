@@ -12,6 +12,8 @@
 #   make bench        sroce against rdma_rxe and siw in one guest run (Documentation/performance.md)
 #   make bench-odp    the ODP benchmarks (packet damming, packet flood; Documentation/odp.md)
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
+#   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
+#   make debug-lane    selftests/debug.list on that kernel (part of make check)
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -69,6 +71,15 @@ bench-odp: module provider selftests
 bench-reliability: module provider selftests
 	SROCE_GUEST_DEBUG=0 scripts/vm/run-qemu.sh -t 3000 scripts/bench/reliability.sh
 
+debug-kernel:
+	scripts/vm/mkdebugkernel.sh
+
+debug-modules:
+	scripts/build-debug-modules.sh
+
+debug-lane: provider selftests
+	scripts/debug-lane.sh
+
 clean:
 	rm -rf build
 	$(MAKE) -C selftests/host clean
@@ -76,4 +87,4 @@ clean:
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability clean
+.PHONY: all module provider selftests host-tests fuzz image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane clean

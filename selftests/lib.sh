@@ -11,7 +11,16 @@ SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$SELFTESTS_DIR/.." && pwd)
 BUILD=$TOP/build
 TOOLS=$BUILD/selftests
-SROCE_KO=$BUILD/kernel/sroce.ko
+# The debug kernel (run-qemu.sh -k debug) loads modules built against its
+# own tree (scripts/build-debug-modules.sh); SROCE_KERNEL comes from
+# scripts/vm/guest-init.sh.
+if [ "${SROCE_KERNEL:-stock}" = debug ]; then
+	SROCE_KO=$BUILD/debug/kernel/sroce.ko
+	KMOD_DIR=$BUILD/debug/selftests
+else
+	SROCE_KO=$BUILD/kernel/sroce.ko
+	KMOD_DIR=$TOOLS
+fi
 
 # Documentation address ranges (RFC 5737, RFC 3849): the two namespaces
 # never route anywhere outside the guest.
@@ -27,8 +36,10 @@ skip() { echo "# SKIP: $*"; exit $KSFT_SKIP; }
 info() { echo "# $*"; }
 
 # Retry a condition for up to $1 seconds (TCG is slow; events are async).
+# The debug-kernel lane sets SROCE_TIME_SCALE (KASAN and lockdep under
+# TCG make set-up and teardown several times slower, not wrong).
 wait_for() {
-	local secs=$1; shift
+	local secs=$(($1 * ${SROCE_TIME_SCALE:-1})); shift
 	local end=$((SECONDS + secs))
 	while ! "$@" 2>/dev/null; do
 		[ $SECONDS -ge $end ] && return 1
@@ -111,8 +122,9 @@ devinfo_field() {
 # blocked"), each by the words of its report, not of its boot message or
 # of the command line that turns it on (scripts/vm/
 # run-qemu.sh turns the stock kernel's checks on, the debug kernel has the
-# rest). The same expression scans the console on the host.
-KERNEL_REPORT_RE='BUG|WARNING|Oops|general protection|Kernel panic|refcount_t|suspected memory leak|UBSAN|KASAN|KFENCE|INFO: task|INFO: possible|INFO: rcu|inconsistent lock state'
+# rest; lockdep's "trying to register non-static key" has no WARNING
+# line of its own). The same expression scans the console on the host.
+KERNEL_REPORT_RE='BUG|WARNING|Oops|general protection|Kernel panic|refcount_t|suspected memory leak|UBSAN|KASAN|KFENCE|INFO: task|INFO: possible|INFO: rcu|inconsistent lock state|non-static key'
 # ... since the mark set by dmesg_mark.
 dmesg_mark() { DMESG_MARK=$(dmesg | wc -l); }
 dmesg_bugs() {

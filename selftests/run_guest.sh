@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest entry point for the selftests: installs libsroce, then runs each
 # test program and prints KTAP. Usage: run_guest.sh [test-list-file]
-# The results also go to build/selftests-guest.ktap.
+# The results also go to build/selftests-guest.ktap (or $KTAP_OUT); each
+# test gets settings' timeout (or $TEST_TIMEOUT seconds).
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 
@@ -14,8 +15,8 @@ install -m 644 "$BUILD"/provider/libsroce-rdmav*.so /usr/lib/x86_64-linux-gnu/li
 install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/sroce.driver
 
 mapfile -t tests < <(grep -v -e '^#' -e '^$' "$TOP/$list")
-out=$BUILD/selftests-guest.ktap
-timeout_s=$(sed -n 's/^timeout=//p' settings 2>/dev/null)
+out=${KTAP_OUT:-$BUILD/selftests-guest.ktap}
+timeout_s=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' settings 2>/dev/null)}
 {
 	echo "TAP version 13"
 	echo "1..${#tests[@]}"

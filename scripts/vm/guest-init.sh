@@ -21,13 +21,22 @@ hostname sroce-guest
 ip link set lo up
 ulimit -l unlimited
 
-run="" args=""
+run="" args="" SROCE_KERNEL=stock
 for w in $(cat /proc/cmdline); do
 	case "$w" in
 	sroce.run=*) run=${w#sroce.run=} ;;
 	sroce.args=*) args=${w#sroce.args=} ;;
+	sroce.kernel=*) SROCE_KERNEL=${w#sroce.kernel=} ;;
 	esac
 done
+# stock or debug: selftests/lib.sh picks the modules built for it.
+export SROCE_KERNEL
+# The debug kernel has no modules in the image, only built-in ones, which
+# modprobe finds in modules.builtin: run-qemu.sh puts its copy in the share.
+rel=$(uname -r)
+if [ ! -d "/lib/modules/$rel" ] && [ -d "/mnt/sroce/build/debug/modules/$rel" ]; then
+	cp -a "/mnt/sroce/build/debug/modules/$rel" /lib/modules/
+fi
 cd /mnt/sroce || exit 1
 rc=127
 # Hold the static keys the tests would flip (why: pin-static-keys.py).

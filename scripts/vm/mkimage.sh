@@ -60,6 +60,7 @@ if [ ! -e "$SROCE_INITRD" ] || [ "$SROCE_IMAGE" -nt "$SROCE_INITRD" ] ||
 		esac
 		echo "$name" >>"$work/lib/modules/order"
 	done <"$work/order.txt"
+	echo "$KVER" >"$work/lib/modules/release"
 	install -m 755 "$SROCE_TOP/scripts/vm/initramfs-init" "$work/init"
 	(cd "$work" && find . -path ./order.txt -prune -o -print | cpio -o -H newc --quiet) |
 		gzip -1 >"$SROCE_INITRD.tmp"

@@ -7,6 +7,11 @@
 # Always ends: QEMU is killed after the timeout (exit 124).
 # SROCE_KERNEL_ARGS: more guest kernel parameters, e.g. "isolcpus=nohz,domain,1
 # nohz_full=1 rcu_nocbs=1" to give a benchmark a CPU of its own.
+# -k debug (or SROCE_KERNEL=debug): boot the debug kernel of
+# scripts/vm/mkdebugkernel.sh (KASAN, KFENCE, lockdep, kmemleak, UBSAN...)
+# with the same image and initramfs; the guest then loads build/debug/'s
+# modules (scripts/build-debug-modules.sh). Its default memory is 3 GiB:
+# KASAN's shadow and kmemleak's metadata take their share.
 # SROCE_GUEST_DEBUG=0: boot without the stock kernel's debugging checks
 # (benchmarks do: they slow allocations down); on by default, see below.
 # SROCE_MEM_PREALLOC=1: back all guest RAM with host memory at start
@@ -16,13 +21,14 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-timeout_s=1800 mem=2048 cpus=2
-while getopts "t:m:c:" o; do
+timeout_s=1800 mem="" cpus=2 kern=${SROCE_KERNEL:-stock}
+while getopts "t:m:c:k:" o; do
 	case $o in
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	c) cpus=$OPTARG ;;
-	*) die "usage: $0 [-t timeout] [-m mem_mb] [-c cpus] script [args]" ;;
+	k) kern=$OPTARG ;;
+	*) die "usage: $0 [-t timeout] [-m mem_mb] [-c cpus] [-k stock|debug] script [args]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -36,8 +42,26 @@ args=$(IFS=,; echo "$*")
 
 "$SROCE_TOP/scripts/host-deps.sh"
 "$SROCE_TOP/scripts/vm/mkimage.sh"
-kernel=$(ls "$SROCE_ROOT"/boot/vmlinuz-* | head -1)
 mkdir -p "$SROCE_BUILD"
+case $kern in
+stock)
+	kernel=$(ls "$SROCE_ROOT"/boot/vmlinuz-* | head -1)
+	mem=${mem:-2048} ;;
+debug)
+	kdir=$("$SROCE_TOP/scripts/vm/mkdebugkernel.sh" --dir 2>/dev/null) && [ -e "$kdir/.done" ] ||
+		die "no debug kernel: run scripts/vm/mkdebugkernel.sh"
+	[ -e "$SROCE_BUILD/debug/kernel/sroce.ko" ] ||
+		die "no build/debug/kernel/sroce.ko: run scripts/build-debug-modules.sh"
+	kernel=$kdir/bzImage
+	mem=${mem:-3072}
+	# modprobe of a built-in module reads modules.builtin from
+	# /lib/modules/<release>, which the image lacks: guest-init.sh installs
+	# this copy from the share.
+	rm -rf "$SROCE_BUILD/debug/modules"
+	mkdir -p "$SROCE_BUILD/debug/modules"
+	cp -a "$kdir/modules/." "$SROCE_BUILD/debug/modules/" ;;
+*) die "-k takes stock or debug, not $kern" ;;
+esac
 # One console file per run, so that two guests of one tree cannot mix
 # their exit statuses; the last run's is kept as guest-console.log.
 console=$SROCE_BUILD/guest-console.$$.log
@@ -50,19 +74,26 @@ trap 'mv -f "$console" "$SROCE_BUILD/guest-console.log" 2>/dev/null' EXIT
 # happened. loglevel=5 puts WARNs on the console beside the errors. RCU
 # reports a stall after 60 s, not 21: a loaded host starves a TCG guest's
 # vCPUs that long (seen at boot), and a real stall lasts for ever.
+# The debug kernel checks every access with KASAN, so slub_debug would add
+# cost for nothing; KFENCE samples less often (100 ms) so that most
+# allocations stay KASAN's, the more precise of the two; a task may block
+# 120 s before it is reported (every step is slower under KASAN).
 debug_args=""
-[ "${SROCE_GUEST_DEBUG:-1}" = 0 ] ||
+if [ "$kern" = debug ]; then
+	debug_args="kasan.fault=report kfence.sample_interval=100 hung_task_timeout_secs=120 rcupdate.rcu_cpu_stall_timeout=60 panic_on_warn=1"
+elif [ "${SROCE_GUEST_DEBUG:-1}" != 0 ]; then
 	debug_args="slub_debug=FZPU kfence.sample_interval=1 hung_task_timeout_secs=30 rcupdate.rcu_cpu_stall_timeout=60 panic_on_warn=1"
+fi
 loglevel=$([ -n "$debug_args" ] && echo 5 || echo 4)
 
-log "booting guest (TCG, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s${debug_args:+, debug checks}): $script $*"
+log "booting guest (TCG, $kern kernel, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s${debug_args:+, debug checks}): $script $*"
 rc=0
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 	-machine q35,accel=tcg -cpu max -smp "$cpus" -m "$mem" \
 	${SROCE_MEM_PREALLOC:+-mem-prealloc} \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$kernel" -initrd "$SROCE_INITRD" \
-	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=$loglevel $debug_args sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=$loglevel $debug_args sroce.kernel=$kern sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
 	-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
 	-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
 	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce \

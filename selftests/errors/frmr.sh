@@ -15,7 +15,7 @@
 # word is 8-byte aligned in the iova but not in memory (4-byte pages).
 . "$(dirname "$0")/../lib.sh"
 
-KMOD=$TOOLS/sroce_frmr_test.ko
+KMOD=$KMOD_DIR/sroce_frmr_test.ko
 CASES=(reg_mr_write_read local_inv_then_write rereg_new_key_old_key_dead
 	send_with_inv reg_mr_of_valid_mr over_max_num_sg local_inv_wrong_key_byte
 	reg_mr_remote_write_without_local_write dma_mr_remote_access_refused
