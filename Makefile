@@ -13,7 +13,7 @@
 #   make bench-odp    the ODP benchmarks (packet damming, packet flood; Documentation/odp.md)
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
-#   make debug-lane    selftests/debug.list on that kernel (part of make check)
+#   make debug-lane    selftests/debug.list on that kernel (SROCE_DEBUG_LANE=1 make check adds it)
 KDIR ?=
 
 all: module provider selftests host-tests
