@@ -58,6 +58,7 @@
 #include <linux/mmu_notifier.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
@@ -501,6 +502,34 @@ static u32 sroce_odp_missing(struct ib_umem_odp *odp, u64 va, u64 len,
 }
 
 /*
+ * How many times ib_umem_odp_map_dma_and_lock() is called for one fault
+ * while it fails with -EBUSY: it gives up so after HMM_RANGE_DEFAULT_TIMEOUT
+ * (1 s) of invalidations of the range during its page walks, or after a
+ * single one when the task was kept off its CPU that long (a guest whose
+ * host did not run it). The memory is mapped all along: that is no access
+ * error, and failing it would put the QP in error. But the process may
+ * invalidate the range in a loop for ever: after this many tries (about
+ * as many seconds) the access fails; a task being killed stops at once.
+ */
+#define SROCE_ODP_BUSY_TRIES 5
+
+/* ib_umem_odp_map_dma_and_lock(), tried again while the range is busy. */
+static int sroce_odp_map_dma(struct ib_umem_odp *odp, u64 va, u64 len,
+			     u64 perm, bool fault)
+{
+	unsigned int tries = 0;
+	int ret;
+
+	for (;;) {
+		ret = ib_umem_odp_map_dma_and_lock(odp, va, len, perm, fault);
+		if (ret != -EBUSY || ++tries >= SROCE_ODP_BUSY_TRIES ||
+		    fatal_signal_pending(current))
+			return ret;
+		cond_resched();
+	}
+}
+
+/*
  * Make [va, va + len) (inside @odp, len > 0) accessible for reading, or
  * writing if @write, faulting pages in as needed, and mark them usable.
  * On success returns 0 with odp->umem_mutex held: the pages stay mapped
@@ -534,11 +563,11 @@ static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 	 * only if the process cannot write there (mprotect, read-only VMA).
 	 */
 	if (odp->umem.writable) {
-		ret = ib_umem_odp_map_dma_and_lock(odp, va, len, rw, true);
+		ret = sroce_odp_map_dma(odp, va, len, rw, true);
 		if (ret >= 0 || write)
 			goto out;
 	}
-	ret = ib_umem_odp_map_dma_and_lock(odp, va, len, perm, true);
+	ret = sroce_odp_map_dma(odp, va, len, perm, true);
 out:
 	trace_sroce_odp_fault_end(dev_name(&sdev->ibdev.dev), mr->lkey, va,
 				  len, ret < 0 ? ret : 0);
@@ -739,9 +768,8 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
 			return PTR_ERR(odp);
 		n = min_t(u64, len, ib_umem_end(odp) - va);
 		if (no_fault) {
-			ret = ib_umem_odp_map_dma_and_lock(odp, va, n,
-							   ODP_READ_ALLOWED_BIT,
-							   false);
+			ret = sroce_odp_map_dma(odp, va, n,
+						ODP_READ_ALLOWED_BIT, false);
 			if (ret < 0) {
 				sroce_odp_umem_put(odp);
 				return -EFAULT;
