@@ -1018,6 +1018,113 @@ static void test_children(const struct dp_case *c)
 	ho_teardown(&h);
 }
 
+/*
+ * munmap and a new mmap of the upper 2 MiB of the region (one implicit
+ * child) in a loop: each munmap has the child freed while the traffic
+ * below looks it up, faults in it or copies under it.
+ */
+static void *churn_thread(void *v)
+{
+	struct ho *h = v;
+	unsigned char *up = h->reg + REGION / 2;
+
+	while (!atomic_load(&h->stop)) {
+		pthread_mutex_lock(&h->lock);
+		atomic_store(&h->gone, 1);
+		if (munmap(up, REGION / 2))
+			abort();
+		pthread_mutex_unlock(&h->lock);
+		usleep(rnd(0, 1000));
+		pthread_mutex_lock(&h->lock);
+		if (mmap(up, REGION / 2, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_FIXED, -1, 0) != up)
+			abort();
+		madvise(up, REGION / 2, MADV_NOHUGEPAGE);
+		atomic_store(&h->gone, 0);
+		pthread_mutex_unlock(&h->lock);
+		atomic_fetch_add(&h->forks, 1);
+		usleep(rnd(0, 2000));
+	}
+	return NULL;
+}
+
+/*
+ * seed-rules R5.3: WRITE then READ of 8 KiB slots in the upper 2 MiB of
+ * the region while it is unmapped and mapped again in a loop for 3 s
+ * (implicit MR: one child freed per munmap, while in use). Each access
+ * succeeds (the bytes read are the WRITE's, or 0 where a new mapping came
+ * between them) or fails with REM_ACCESS_ERR (the hole); never anything
+ * else, never a kernel report (slub_debug poisons a freed child).
+ */
+static void test_churn(const struct dp_case *c)
+{
+	struct ibv_wc wc;
+	unsigned long ok = 0, holes = 0, zeros = 0;
+	unsigned char *a;
+	uint64_t t0;
+	struct ho h;
+	pthread_t t;
+	unsigned int r, s, k;
+
+	srandom(getpid());
+	ho_setup(&h, K_MUNMAP, c->arg);
+	CHECK(!pthread_create(&t, NULL, churn_thread, &h), "pthread_create");
+	t0 = dp_now_ms();
+	for (r = 0; dp_now_ms() - t0 < 3000; r++) {
+		enum ibv_wc_status st[2];
+
+		s = NSLOT / 2 + r % (NSLOT / 2);
+		a = h.p.a.buf.p;
+		fill(a + A_SRC(s), WLEN, 900 + r);
+		memset(a + A_DST(s), 0xee, WLEN);
+		for (k = 0; k < 2; k++) {
+			struct ibv_sge g = { (uintptr_t)a + (k ? A_DST(s) : A_SRC(s)),
+					     WLEN, h.p.a.buf.mr->lkey };
+			struct ibv_send_wr w = {
+				.wr_id = k, .sg_list = &g, .num_sge = 1,
+				.opcode = k ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
+				.send_flags = IBV_SEND_SIGNALED,
+			};
+
+			w.wr.rdma.remote_addr = (uintptr_t)slot(&h, s);
+			w.wr.rdma.rkey = h.bmr->rkey;
+			dp_post_send(&h.p.a, &w);
+		}
+		for (k = 0; k < 2; k++) {
+			dp_poll(h.p.a.scq, &wc, DP_TIMEOUT_MS, "churn round");
+			CHECK_EQ(wc.wr_id, k, "completion order");
+			st[k] = wc.status;
+		}
+		if (st[0] == IBV_WC_SUCCESS && st[1] == IBV_WC_SUCCESS) {
+			size_t i;
+
+			for (i = 0; i < WLEN; i++)
+				zeros += !a[A_DST(s) + i];
+			check_data(a + A_DST(s), WLEN, 900 + r, 1,
+				   "READ after WRITE under munmap/mmap", s);
+			ok++;
+			continue;
+		}
+		CHECK(st[0] == IBV_WC_REM_ACCESS_ERR ||
+		      (st[0] == IBV_WC_SUCCESS && st[1] == IBV_WC_REM_ACCESS_ERR),
+		      "WRITE %s, READ %s: only a hole explains an error",
+		      ibv_wc_status_str(st[0]), ibv_wc_status_str(st[1]));
+		CHECK(st[0] != IBV_WC_REM_ACCESS_ERR || st[1] == IBV_WC_WR_FLUSH_ERR,
+		      "READ after the failed WRITE: %s", ibv_wc_status_str(st[1]));
+		holes++;
+		dp_pair_destroy(&h.p);
+		pair_make(&h);
+	}
+	atomic_store(&h.stop, 1);
+	pthread_join(t, NULL);
+	NOTE("%u rounds over %d munmap+mmap cycles: %lu succeeded (%lu bytes "
+	     "read as 0), %lu met the hole", r, atomic_load(&h.forks), ok,
+	     zeros, holes);
+	CHECK(ok && atomic_load(&h.forks) > 10, "the churn did not overlap "
+	      "the traffic");
+	ho_teardown(&h);
+}
+
 /* ---- a fault that userfaultfd would block ---------------------------- */
 
 struct verb_arg {
@@ -1126,6 +1233,8 @@ static const struct dp_case cases[] = {
 	{ "destroy_qp_a_implicit", test_inline, IBV_QPT_RC, 4, K_DESTROY_A, 1 },
 	{ "exit_explicit", test_exit, IBV_QPT_RC, 4, K_EXIT, 0 },
 	{ "exit_implicit", test_exit, IBV_QPT_RC, 4, K_EXIT, 1 },
+	{ "munmap_churn_explicit", test_churn, IBV_QPT_RC, 4, 0, 0 },
+	{ "munmap_churn_implicit", test_churn, IBV_QPT_RC, 4, 0, 1 },
 	{ "implicit_children_freed", test_children, IBV_QPT_RC, 4, 0, 1 },
 	{ "uffd_explicit", test_uffd, IBV_QPT_RC, 4, 0, 0 },
 	{ "uffd_implicit", test_uffd, IBV_QPT_RC, 4, 0, 1 },
