@@ -43,7 +43,7 @@
  * access needing one more fails (-EFAULT).
  *
  * Children's lifetime. An access holds a reference on the umem it uses
- * (sroce_odp_umem_users) from its lookup to sroce_odp_unhold(). When an
+ * (sroce_odp_umem.users) from its lookup to sroce_odp_unhold(). When an
  * munmap leaves a child with no page mapped, the notifier marks it
  * SROCE_ODP_UNMAPPED and queues the MR's reaper (sroce_odp_reap), which
  * takes it out of the xarray, waits an RCU grace period (a lookup that
