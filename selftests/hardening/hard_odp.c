@@ -26,20 +26,24 @@
  * Also: an access whose fault keeps being invalidated (MADV_DONTNEED in a
  * loop) still succeeds; the children of an implicit MR are freed when
  * their memory is unmapped (kernel memory returns after munmap of a big
- * region); and a fault on memory registered with userfaultfd, with no
- * thread answering, neither hangs the QP nor destroy_qp / dereg_mr.
+ * region); a fault on memory registered with userfaultfd, with no
+ * thread answering, neither hangs the QP nor destroy_qp / dereg_mr; and
+ * one on a file of a stopped FUSE daemon holds them only until it goes on.
  *
  * hardening/odp.sh runs this, then checks that no task is left in D state,
  * that slab and vmalloc use are back near the baseline and the kernel log.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fuse.h>
 #include <linux/userfaultfd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1214,6 +1218,320 @@ static void test_uffd(const struct dp_case *c)
 	ho_teardown(&h);
 }
 
+/* ---- a fault that a stopped FUSE daemon holds ---------------------- */
+
+#define FUSE_FILE_LEN	(1 * MiB)
+
+static unsigned char fuse_byte(uint64_t off)
+{
+	return (unsigned char)(off * 7 + 3);
+}
+
+static void fuse_reply(int fd, uint64_t unique, int error, const void *p,
+		       size_t len)
+{
+	unsigned char buf[sizeof(struct fuse_out_header) + 128 * KiB];
+	struct fuse_out_header *oh = (void *)buf;
+
+	oh->len = sizeof(*oh) + len;
+	oh->error = error;
+	oh->unique = unique;
+	if (len)
+		memcpy(buf + sizeof(*oh), p, len);
+	if (write(fd, buf, oh->len) < 0 && errno != ENOENT)
+		_exit(3);
+}
+
+static void fuse_attr_of(struct fuse_attr *a, uint64_t ino)
+{
+	memset(a, 0, sizeof(*a));
+	a->ino = ino;
+	a->nlink = 1;
+	a->blksize = 4096;
+	if (ino == FUSE_ROOT_ID) {
+		a->mode = S_IFDIR | 0755;
+	} else {
+		a->mode = S_IFREG | 0644;
+		a->size = FUSE_FILE_LEN;
+		a->blocks = FUSE_FILE_LEN / 512;
+	}
+}
+
+/*
+ * A FUSE daemon of one file, "f", of FUSE_FILE_LEN bytes (fuse_byte()),
+ * on /dev/fuse directly: enough for open, mmap and page faults.
+ */
+static void fuse_serve(int fd)
+{
+	static unsigned char in[FUSE_MIN_READ_BUFFER + 128 * KiB];
+	static unsigned char data[128 * KiB];
+
+	for (;;) {
+		struct fuse_in_header *ih = (void *)in;
+		void *arg = in + sizeof(*ih);
+		ssize_t n = read(fd, in, sizeof(in));
+
+		if (n < 0 && (errno == EINTR || errno == ENOENT || errno == EAGAIN))
+			continue;
+		if (n < (ssize_t)sizeof(*ih))
+			_exit(0);	/* unmounted (ENODEV) */
+		switch (ih->opcode) {
+		case FUSE_INIT: {
+			struct fuse_init_out o = {
+				.major = FUSE_KERNEL_VERSION,
+				.minor = FUSE_KERNEL_MINOR_VERSION,
+				.max_readahead = 128 * KiB, .max_background = 16,
+				.congestion_threshold = 12, .max_write = 128 * KiB,
+				.time_gran = 1, .max_pages = 32,
+			};
+
+			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_LOOKUP: {
+			struct fuse_entry_out o = { 0 };
+
+			if (ih->nodeid != FUSE_ROOT_ID || strcmp(arg, "f")) {
+				fuse_reply(fd, ih->unique, -ENOENT, NULL, 0);
+				break;
+			}
+			o.nodeid = 2;
+			o.entry_valid = 3600;
+			o.attr_valid = 3600;
+			fuse_attr_of(&o.attr, 2);
+			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_GETATTR: {
+			struct fuse_attr_out o = { .attr_valid = 3600 };
+
+			fuse_attr_of(&o.attr, ih->nodeid);
+			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_OPEN: {
+			struct fuse_open_out o = { .fh = 1 };
+
+			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_READ: {
+			struct fuse_read_in *r = arg;
+			uint64_t i, len = r->size;
+
+			if (r->offset >= FUSE_FILE_LEN)
+				len = 0;
+			else if (len > FUSE_FILE_LEN - r->offset)
+				len = FUSE_FILE_LEN - r->offset;
+			if (len > sizeof(data))
+				len = sizeof(data);
+			for (i = 0; i < len; i++)
+				data[i] = fuse_byte(r->offset + i);
+			fuse_reply(fd, ih->unique, 0, data, len);
+			break;
+		}
+		case FUSE_FLUSH:
+		case FUSE_RELEASE:
+			fuse_reply(fd, ih->unique, 0, NULL, 0);
+			break;
+		case FUSE_FORGET:
+		case FUSE_BATCH_FORGET:
+		case FUSE_INTERRUPT:
+			break;		/* no reply */
+		case FUSE_DESTROY:
+			fuse_reply(fd, ih->unique, 0, NULL, 0);
+			_exit(0);
+		default:
+			fuse_reply(fd, ih->unique, -ENOSYS, NULL, 0);
+			break;
+		}
+	}
+}
+
+/* A verb in a thread created beforehand, run when go is set. */
+struct gated {
+	int (*fn)(void *obj);
+	void *obj;
+	atomic_int go, done;
+	int ret;
+	uint64_t ms;
+};
+
+static void *gated_thread(void *v)
+{
+	struct gated *g = v;
+	uint64_t t0;
+
+	while (!atomic_load(&g->go))
+		usleep(1000);
+	if (atomic_load(&g->go) < 0)
+		return NULL;
+	t0 = dp_now_ms();
+	g->ret = g->fn(g->obj);
+	if (g->ret && errno)
+		g->ret = errno;
+	g->ms = dp_now_ms() - t0;
+	atomic_store(&g->done, 1);
+	return NULL;
+}
+
+/* Start @g; returns whether it was done within @ms. */
+static int gated_run(struct gated *g, unsigned int ms)
+{
+	uint64_t t0 = dp_now_ms();
+
+	atomic_store(&g->go, 1);
+	while (!atomic_load(&g->done) && dp_now_ms() - t0 < ms)
+		usleep(10000);
+	return atomic_load(&g->done);
+}
+
+static int do_mmap(void *unused)
+{
+	void *p = mmap(NULL, PG, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return errno;
+	return munmap(p, PG);
+}
+
+/*
+ * B's ODP MR over a file of a FUSE daemon, which is then stopped
+ * (SIGSTOP) while a READ from A makes B fault on a page the daemon has not
+ * served: the fault (on B's QP work item: doorbell_faults=0) waits in
+ * FUSE's request, in hmm_range_fault, which holds the process's mmap_lock
+ * for reading meanwhile. Reported: whether an mmap of the process,
+ * modify_qp to ERR, destroy_qp and dereg_mr of B return meanwhile (each
+ * given 2 s, in threads made beforehand: making one needs mmap). Required:
+ * once the daemon goes on (SIGCONT) all of them return within 10 s, as on
+ * mlx5, and nothing is left in D state.
+ */
+static void test_fuse(const struct dp_case *c)
+{
+	char dir[] = "/tmp/sroce_fuse.XXXXXX", opts[128], path[64];
+	static const char *const what[4] = {
+		"mmap+munmap of the process", "modify_qp of B to ERR",
+		"destroy_qp of B", "dereg_mr of B's MR",
+	};
+	struct gated g[4];
+	unsigned char *fp, *a;
+	int fd, ffd, i, done[4];
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	pthread_t t[4];
+	uint64_t t0;
+	size_t k;
+	pid_t pid;
+	struct ho h;
+
+	ho_setup(&h, K_MUNMAP, c->arg);
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	ffd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (ffd < 0 && (errno == ENOENT || errno == ENODEV))
+		dp_skip("no /dev/fuse");
+	CHECK(ffd >= 0, "/dev/fuse: %s", strerror(errno));
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0",
+		 ffd);
+	CHECK(!mount("sroce_fuse", dir, "fuse", MS_NOSUID | MS_NODEV, opts),
+	      "mount fuse: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (!pid)
+		fuse_serve(ffd);
+	close(ffd);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open(path, O_RDONLY);
+	CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
+	fp = mmap(NULL, FUSE_FILE_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(fp != MAP_FAILED, "mmap the FUSE file: %s", strerror(errno));
+	madvise(fp, FUSE_FILE_LEN, MADV_RANDOM);	/* no readahead */
+	if (c->arg)
+		mr = h.bmr;
+	else
+		CHECK(mr = ibv_reg_mr(h.d[1].pd, fp, FUSE_FILE_LEN, ODP_ACCESS),
+		      "reg_mr ODP over the FUSE file: %s", strerror(errno));
+	a = h.p.a.buf.p;
+	memset(g, 0, sizeof(g));
+	g[0].fn = do_mmap;
+	g[1].fn = do_err;
+	g[1].obj = h.p.b.qp;
+	g[2].fn = do_destroy_qp;
+	g[2].obj = h.p.b.qp;
+	g[3].fn = do_dereg;
+	g[3].obj = mr;
+	for (i = 0; i < 4; i++)
+		CHECK(!pthread_create(&t[i], NULL, gated_thread, &g[i]),
+		      "pthread_create");
+
+	/* The daemon answering: a READ of the file's first page. */
+	{
+		struct ibv_sge sg = { (uintptr_t)a + A_DST(0), PG,
+				      h.p.a.buf.mr->lkey };
+		struct ibv_send_wr w = {
+			.wr_id = 1, .sg_list = &sg, .num_sge = 1,
+			.opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+		};
+
+		w.wr.rdma.remote_addr = (uintptr_t)fp;
+		w.wr.rdma.rkey = mr->rkey;
+		dp_post_send(&h.p.a, &w);
+		dp_poll(h.p.a.scq, &wc, DP_TIMEOUT_MS, "READ of the FUSE file");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, 1,
+			    h.p.a.qp->qp_num, "READ of the FUSE file");
+		for (k = 0; k < PG; k++)
+			CHECK(a[A_DST(0) + k] == fuse_byte(k), "FUSE byte %zu", k);
+
+		/* Stopped: the READ of a page not yet served waits. */
+		dp_param_set("doorbell_faults", "0");
+		CHECK(!kill(pid, SIGSTOP), "SIGSTOP");
+		usleep(100000);
+		w.wr_id = 2;
+		w.wr.rdma.remote_addr = (uintptr_t)fp + FUSE_FILE_LEN / 2;
+		sg.addr = (uintptr_t)a + A_DST(1);
+		dp_post_send(&h.p.a, &w);
+	}
+	dp_expect_none(h.p.a.scq, 1000, "READ whose fault the stopped daemon holds");
+	NOTE("READ of a page the stopped daemon holds: no completion after 1 s");
+
+	/* Each gets 2 s; one that waits is left waiting, those after it too. */
+	done[0] = gated_run(&g[0], 2000);
+	done[1] = gated_run(&g[1], 2000);
+	done[2] = done[1] && gated_run(&g[2], 2000);
+	done[3] = done[2] && gated_run(&g[3], 2000);
+	for (i = 0; i < 4; i++)
+		NOTE("daemon stopped: %s %s", what[i], done[i] ?
+		     "returned" : atomic_load(&g[i].go) ? "still waiting after 2 s" :
+		     "not tried (the one before waits)");
+
+	CHECK(!kill(pid, SIGCONT), "SIGCONT");
+	t0 = dp_now_ms();
+	for (i = 0; i < 4; i++) {
+		atomic_store(&g[i].go, 1);
+		while (!atomic_load(&g[i].done) && dp_now_ms() - t0 < EXIT_MS)
+			usleep(10000);
+		CHECK(atomic_load(&g[i].done), "%s did not return within %d ms "
+		      "of the daemon going on", what[i], EXIT_MS);
+		pthread_join(t[i], NULL);
+		CHECK(!g[i].ret, "%s: %s", what[i], strerror(g[i].ret));
+	}
+	NOTE("daemon going on: all returned within %llu ms",
+	     (unsigned long long)(dp_now_ms() - t0));
+	h.p.b.qp = NULL;
+	if (c->arg)
+		h.bmr = NULL;
+	dp_poll(h.p.a.scq, &wc, DP_TIMEOUT_MS, "A's READ after B went");
+	NOTE("A's READ: %s", ibv_wc_status_str(wc.status));
+	munmap(fp, FUSE_FILE_LEN);
+	close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	ho_teardown(&h);
+}
+
 static const struct dp_case cases[] = {
 	{ "munmap_explicit", test_threaded, IBV_QPT_RC, 4, K_MUNMAP, 0 },
 	{ "munmap_implicit", test_threaded, IBV_QPT_RC, 4, K_MUNMAP, 1 },
@@ -1238,6 +1556,8 @@ static const struct dp_case cases[] = {
 	{ "implicit_children_freed", test_children, IBV_QPT_RC, 4, 0, 1 },
 	{ "uffd_explicit", test_uffd, IBV_QPT_RC, 4, 0, 0 },
 	{ "uffd_implicit", test_uffd, IBV_QPT_RC, 4, 0, 1 },
+	{ "fuse_stopped_explicit", test_fuse, IBV_QPT_RC, 4, 0, 0 },
+	{ "fuse_stopped_implicit", test_fuse, IBV_QPT_RC, 4, 0, 1 },
 };
 
 int main(int argc, char **argv)
