@@ -77,13 +77,13 @@ struct sroce_mr {
 	/*
 	 * SROCE_MR_ODP: odp and odp_va constant after registration (odp is
 	 * the root umem of an implicit MR); odp_children (implicit MRs: the
-	 * child umem of each slice, by va >> SROCE_ODP_CHILD_SHIFT) grows
+	 * child umem of each slice, by va >> SROCE_ODP_CHILD_SHIFT) changes
 	 * under odp_child_lock. See sroce_odp.c.
 	 */
 	struct ib_umem_odp *odp;
 	u64 odp_va;			/* user address of byte iova */
 	struct xarray odp_children;
-	struct mutex odp_child_lock;	/* adding to odp_children */
+	struct mutex odp_child_lock;	/* changing odp_children */
 	u32 odp_nchildren;		/* under odp_child_lock */
 
 	/*

@@ -35,19 +35,34 @@
  * MADV_DONTNEED, COW after fork, mprotect, migration) while its bytes are
  * copied, and the next access faults the new page in.
  *
- * Locks, outermost first: mr->odp_child_lock serialises the creation of
- * implicit children (mr->odp_children, an xarray: lookups without it);
- * umem_mutex (ib_umem_odp) protects dma_list, pfn_list and the notifier
- * sequence; sroce_odp_umem.lock, see there. Only the last is taken in
- * atomic context. Children live until the MR is deregistered; an MR has at
- * most SROCE_ODP_MAX_CHILDREN, an access needing one more fails (-EFAULT).
+ * Locks, outermost first: mr->odp_child_lock serialises adding and
+ * removing implicit children (mr->odp_children, an xarray: lookups under
+ * RCU without it); umem_mutex (ib_umem_odp) protects dma_list, pfn_list
+ * and the notifier sequence; sroce_odp_umem.lock, see there. Only the last
+ * is taken in atomic context. An MR has at most SROCE_ODP_MAX_CHILDREN, an
+ * access needing one more fails (-EFAULT).
+ *
+ * Children's lifetime. An access holds a reference on the umem it uses
+ * (sroce_odp_umem.users) from its lookup to sroce_odp_unhold(). When an
+ * munmap leaves a child with no page mapped, the notifier marks it
+ * SROCE_ODP_UNMAPPED and queues the MR's reaper (sroce_odp_reap), which
+ * takes it out of the xarray, waits an RCU grace period (a lookup that
+ * found it has its reference by then) and for the references to go, and
+ * releases it: its memory comes back without waiting for dereg_mr. The next
+ * access to that slice makes a new child.
  */
 #include <linux/bitmap.h>
 #include <linux/hmm.h>
 #include <linux/highmem.h>
+#include <linux/list.h>
 #include <linux/mmu_notifier.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_umem_odp.h>
 
 #include "sroce.h"
@@ -67,8 +82,31 @@
  */
 struct sroce_odp_umem {
 	rwlock_t lock;
+	/*
+	 * One for the MR's hold on the umem (an implicit child: while it is
+	 * in odp_children), one per access using it. An implicit child is
+	 * released once this is 0 (sroce_odp_reap).
+	 */
+	refcount_t users;
+	struct ib_umem_odp *odp;
+	struct sroce_mr *mr;		/* implicit children: the MR; else NULL */
+	struct list_head reap_entry;	/* sroce_odp_reap()'s list */
 	unsigned long usable[];
 };
+
+/*
+ * An implicit MR's root umem's ->private. dying is set, under
+ * mr->odp_child_lock, when the MR is released: the reaper leaves its
+ * children to sroce_odp_release() from then on.
+ */
+struct sroce_odp_implicit {
+	struct sroce_mr *mr;
+	struct work_struct reap;
+	bool dying;
+};
+
+/* odp_children mark: an munmap left the child with no page mapped. */
+#define SROCE_ODP_UNMAPPED XA_MARK_0
 
 /* Asynchronous prefetches (ibv_advise_mr without FLUSH). */
 static struct workqueue_struct *sroce_odp_wq;
@@ -95,8 +133,11 @@ static unsigned long sroce_odp_index(struct ib_umem_odp *odp, u64 va)
 	return (va - ib_umem_start(odp)) >> odp->page_shift;
 }
 
-/* Attach a struct sroce_odp_umem to a new (explicit or child) umem. */
-static int sroce_odp_umem_attach(struct ib_umem_odp *odp)
+/*
+ * Attach a struct sroce_odp_umem to a new umem: explicit (@mr NULL) or a
+ * child of @mr.
+ */
+static int sroce_odp_umem_attach(struct ib_umem_odp *odp, struct sroce_mr *mr)
 {
 	size_t bits = ib_umem_odp_num_pages(odp);
 	struct sroce_odp_umem *su;
@@ -106,11 +147,25 @@ static int sroce_odp_umem_attach(struct ib_umem_odp *odp)
 	if (!su)
 		return -ENOMEM;
 	rwlock_init(&su->lock);
+	refcount_set(&su->users, 1);
+	su->odp = odp;
+	su->mr = mr;
+	INIT_LIST_HEAD(&su->reap_entry);
 	/* The notifier may run already: it reads this under umem_mutex. */
 	mutex_lock(&odp->umem_mutex);
 	odp->private = su;
 	mutex_unlock(&odp->umem_mutex);
 	return 0;
+}
+
+/* An access is done with @odp (see sroce_odp_umem_of()). Any context. */
+static void sroce_odp_umem_put(struct ib_umem_odp *odp)
+{
+	struct sroce_odp_umem *su = odp->private;
+
+	/* wake_up_var() only hashes the address: su may be gone already. */
+	if (refcount_dec_and_test(&su->users))
+		wake_up_var(&su->users);
 }
 
 /* Release a umem and its struct sroce_odp_umem. No access in progress. */
@@ -120,6 +175,21 @@ static void sroce_odp_umem_release(struct ib_umem_odp *odp)
 
 	ib_umem_odp_release(odp);	/* its notifier is gone after this */
 	kvfree(su);
+}
+
+/*
+ * Have the reaper free @odp, a child of @mr. From the notifier (umem_mutex
+ * held): the child, its MR and the root's state outlive its notifier.
+ */
+static void sroce_odp_child_unmapped(struct sroce_mr *mr,
+				     struct ib_umem_odp *odp)
+{
+	struct sroce_odp_implicit *imp = mr->odp->private;
+
+	/* A no-op if another child has the index by now: it is looked at. */
+	xa_set_mark(&mr->odp_children, ib_umem_start(odp) >> SROCE_ODP_CHILD_SHIFT,
+		    SROCE_ODP_UNMAPPED);
+	queue_work(sroce_odp_wq, &imp->reap);
 }
 
 /*
@@ -152,6 +222,9 @@ static bool sroce_odp_invalidate(struct mmu_interval_notifier *mni,
 	}
 	if (start < end)
 		ib_umem_odp_unmap_dma_pages(odp, start, end);
+	/* An implicit child left with nothing mapped by an munmap: free it. */
+	if (range->event == MMU_NOTIFY_UNMAP && su && su->mr && !odp->npages)
+		sroce_odp_child_unmapped(su->mr, odp);
 	mutex_unlock(&odp->umem_mutex);
 	sroce_count(sroce_odp_dev(odp), SROCE_CNT_ODP_INVALIDATIONS);
 	return true;
@@ -160,6 +233,71 @@ static bool sroce_odp_invalidate(struct mmu_interval_notifier *mni,
 static const struct mmu_interval_notifier_ops sroce_odp_mni_ops = {
 	.invalidate = sroce_odp_invalidate,
 };
+
+/*
+ * The reaper of an implicit MR: releases the children an munmap left with
+ * nothing mapped (SROCE_ODP_UNMAPPED), once no access uses them. Work item
+ * on sroce_odp_wq.
+ */
+static void sroce_odp_reap(struct work_struct *work)
+{
+	struct sroce_odp_implicit *imp =
+		container_of(work, struct sroce_odp_implicit, reap);
+	struct sroce_odp_umem *su, *next;
+	struct sroce_mr *mr = imp->mr;
+	struct ib_umem_odp *child;
+	unsigned long idx;
+	LIST_HEAD(dead);
+	bool empty;
+	u32 n = 0;
+
+	mutex_lock(&mr->odp_child_lock);
+	if (imp->dying)
+		goto out_unlock;
+	xa_for_each_marked(&mr->odp_children, idx, child, SROCE_ODP_UNMAPPED) {
+		xa_clear_mark(&mr->odp_children, idx, SROCE_ODP_UNMAPPED);
+		/* An access may have mapped pages since: then it stays. */
+		mutex_lock(&child->umem_mutex);
+		empty = !child->npages;
+		mutex_unlock(&child->umem_mutex);
+		if (!empty)
+			continue;
+		xa_erase(&mr->odp_children, idx);
+		su = child->private;
+		list_add_tail(&su->reap_entry, &dead);
+	}
+out_unlock:
+	mutex_unlock(&mr->odp_child_lock);
+	if (list_empty(&dead))
+		return;
+
+	/* A lookup that found one of them before its erase has its ref now. */
+	synchronize_rcu();
+	list_for_each_entry_safe(su, next, &dead, reap_entry) {
+		/* The xarray's reference; then wait for the accesses' ones. */
+		if (!refcount_dec_and_test(&su->users))
+			wait_var_event(&su->users, !refcount_read(&su->users));
+		sroce_odp_umem_release(su->odp);
+		n++;
+	}
+	mutex_lock(&mr->odp_child_lock);
+	mr->odp_nchildren -= n;
+	mutex_unlock(&mr->odp_child_lock);
+}
+
+/* The state of an implicit MR, in its root umem. */
+static int sroce_odp_implicit_attach(struct sroce_mr *mr,
+				     struct ib_umem_odp *root)
+{
+	struct sroce_odp_implicit *imp = kzalloc(sizeof(*imp), GFP_KERNEL_ACCOUNT);
+
+	if (!imp)
+		return -ENOMEM;
+	imp->mr = mr;
+	INIT_WORK(&imp->reap, sroce_odp_reap);
+	root->private = imp;	/* the root has no notifier */
+	return 0;
+}
 
 /* ibv_reg_mr(pd, NULL, SIZE_MAX, ...): the whole address space. */
 bool sroce_odp_is_implicit(u64 start, u64 length)
@@ -200,11 +338,12 @@ int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access)
 	if (IS_ERR(odp))
 		return PTR_ERR(odp);
 	/* An implicit root maps nothing itself: its children do. */
-	if (!odp->is_implicit_odp) {
-		err = sroce_odp_umem_attach(odp);
-		if (err)
-			goto err_release;
-	}
+	if (odp->is_implicit_odp)
+		err = sroce_odp_implicit_attach(mr, odp);
+	else
+		err = sroce_odp_umem_attach(odp, NULL);
+	if (err)
+		goto err_release;
 	mr->odp = odp;
 	return 0;
 
@@ -216,34 +355,62 @@ err_release:
 /* After the MR left the key table: no access can be in progress. */
 void sroce_odp_release(struct sroce_mr *mr)
 {
+	struct sroce_odp_implicit *imp;
 	struct ib_umem_odp *child;
 	unsigned long idx;
 
 	if (!mr->odp)
 		return;
+	if (!mr->odp->is_implicit_odp) {
+		sroce_odp_umem_release(mr->odp);
+		mr->odp = NULL;
+		return;
+	}
+	imp = mr->odp->private;
+	mutex_lock(&mr->odp_child_lock);
+	imp->dying = true;
+	mutex_unlock(&mr->odp_child_lock);
+	/* Those the reaper took out are its to release: waited for below. */
 	xa_for_each(&mr->odp_children, idx, child)
 		sroce_odp_umem_release(child);
 	xa_destroy(&mr->odp_children);
-	sroce_odp_umem_release(mr->odp);
+	/* No child, so no notifier is left to queue the reaper again. */
+	cancel_work_sync(&imp->reap);
+	ib_umem_odp_release(mr->odp);
+	kfree(imp);
 	mr->odp = NULL;
 }
 
 /*
- * The umem that tracks user address @va: the MR's own, or for an implicit
- * MR the child for @va's slice, created on first use (which sleeps: in
- * atomic context a missing child is a fault, -EWOULDBLOCK).
+ * The umem that tracks user address @va, with a reference for the access
+ * (sroce_odp_umem_put(), or sroce_odp_unhold(), gives it back): the MR's
+ * own, or for an implicit MR the child for @va's slice, created on first
+ * use (which sleeps: in atomic context a missing child is a fault,
+ * -EWOULDBLOCK).
  */
 static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 {
 	unsigned long idx = va >> SROCE_ODP_CHILD_SHIFT;
+	struct sroce_odp_umem *su;
 	struct ib_umem_odp *child;
 	int err;
 
-	if (!mr->odp->is_implicit_odp)
+	if (!mr->odp->is_implicit_odp) {
+		su = mr->odp->private;
+		refcount_inc(&su->users);	/* the MR's is held */
 		return mr->odp;
+	}
 	if (va >= TASK_SIZE_MAX)
 		return ERR_PTR(-EFAULT);
+	rcu_read_lock();
 	child = xa_load(&mr->odp_children, idx);
+	/* 0: the reaper has it; the slice gets a new child. */
+	if (child) {
+		su = child->private;
+		if (!refcount_inc_not_zero(&su->users))
+			child = NULL;
+	}
+	rcu_read_unlock();
 	if (child)
 		return child;
 	if (!sroce_odp_may_fault()) {
@@ -253,7 +420,7 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 	mutex_lock(&mr->odp_child_lock);
 	child = xa_load(&mr->odp_children, idx);
 	if (child)
-		goto out_unlock;
+		goto out_ref;	/* in the xarray: its reference is held */
 	if (mr->odp_nchildren >= SROCE_ODP_MAX_CHILDREN) {
 		ibdev_warn_ratelimited(mr->ibmr.device,
 				       "implicit ODP MR 0x%x: over %lu slices touched, access refused\n",
@@ -266,7 +433,7 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 					&sroce_odp_mni_ops);
 	if (IS_ERR(child))
 		goto out_unlock;
-	err = sroce_odp_umem_attach(child);
+	err = sroce_odp_umem_attach(child, mr);
 	if (err)
 		goto err_release;
 	/* Published with its sroce_odp_umem: lookups need no lock. */
@@ -274,6 +441,9 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 	if (err)
 		goto err_release;
 	mr->odp_nchildren++;
+out_ref:
+	su = child->private;
+	refcount_inc(&su->users);
 out_unlock:
 	mutex_unlock(&mr->odp_child_lock);
 	return child;
@@ -332,6 +502,34 @@ static u32 sroce_odp_missing(struct ib_umem_odp *odp, u64 va, u64 len,
 }
 
 /*
+ * How many times ib_umem_odp_map_dma_and_lock() is called for one fault
+ * while it fails with -EBUSY: it gives up so after HMM_RANGE_DEFAULT_TIMEOUT
+ * (1 s) of invalidations of the range during its page walks, or after a
+ * single one when the task was kept off its CPU that long (a guest whose
+ * host did not run it). The memory is mapped all along: that is no access
+ * error, and failing it would put the QP in error. But the process may
+ * invalidate the range in a loop for ever: after this many tries (about
+ * as many seconds) the access fails; a task being killed stops at once.
+ */
+#define SROCE_ODP_BUSY_TRIES 5
+
+/* ib_umem_odp_map_dma_and_lock(), tried again while the range is busy. */
+static int sroce_odp_map_dma(struct ib_umem_odp *odp, u64 va, u64 len,
+			     u64 perm, bool fault)
+{
+	unsigned int tries = 0;
+	int ret;
+
+	for (;;) {
+		ret = ib_umem_odp_map_dma_and_lock(odp, va, len, perm, fault);
+		if (ret != -EBUSY || ++tries >= SROCE_ODP_BUSY_TRIES ||
+		    fatal_signal_pending(current))
+			return ret;
+		cond_resched();
+	}
+}
+
+/*
  * Make [va, va + len) (inside @odp, len > 0) accessible for reading, or
  * writing if @write, faulting pages in as needed, and mark them usable.
  * On success returns 0 with odp->umem_mutex held: the pages stay mapped
@@ -365,11 +563,11 @@ static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 	 * only if the process cannot write there (mprotect, read-only VMA).
 	 */
 	if (odp->umem.writable) {
-		ret = ib_umem_odp_map_dma_and_lock(odp, va, len, rw, true);
+		ret = sroce_odp_map_dma(odp, va, len, rw, true);
 		if (ret >= 0 || write)
 			goto out;
 	}
-	ret = ib_umem_odp_map_dma_and_lock(odp, va, len, perm, true);
+	ret = sroce_odp_map_dma(odp, va, len, perm, true);
 out:
 	trace_sroce_odp_fault_end(dev_name(&sdev->ibdev.dev), mr->lkey, va,
 				  len, ret < 0 ? ret : 0);
@@ -382,18 +580,20 @@ out_mark:
 }
 
 /*
- * Hold [va, va + len) of @odp (inside it, len > 0) mapped for reading, or
- * writing if @write. Returns 0 with su->lock held for reading (the pages
- * were usable: *faulted false) or, in process context after a fault, with
- * umem_mutex held (*faulted true); sroce_odp_unhold() lets go. Returns
+ * Hold [va, va + len) of @odp (inside it, len > 0, from sroce_odp_umem_of())
+ * mapped for reading, or writing if @write. Returns 0 with su->lock held
+ * for reading (the pages were usable: *faulted false) or, in process
+ * context after a fault, with umem_mutex held (*faulted true);
+ * sroce_odp_unhold() lets go, of the umem's reference too. Returns
  * -EWOULDBLOCK for a fault in atomic context, -EFAULT if the range cannot
- * be mapped so.
+ * be mapped so, having put the reference.
  */
 static int sroce_odp_hold(struct sroce_mr *mr, struct ib_umem_odp *odp,
 			  u64 va, u64 len, bool write, bool *faulted)
 {
 	struct sroce_odp_umem *su = odp->private;
 	u64 perm = ODP_READ_ALLOWED_BIT | (write ? ODP_WRITE_ALLOWED_BIT : 0);
+	int err;
 
 	read_lock_bh(&su->lock);
 	if (sroce_odp_usable(odp, va, len, perm)) {
@@ -405,10 +605,18 @@ static int sroce_odp_hold(struct sroce_mr *mr, struct ib_umem_odp *odp,
 	read_unlock_bh(&su->lock);
 	if (!sroce_odp_may_fault()) {
 		sroce_count(sroce_odp_dev(odp), SROCE_CNT_ODP_FAULT_DEFERRED);
-		return -EWOULDBLOCK;
+		err = -EWOULDBLOCK;
+		goto err_put;
 	}
 	*faulted = true;
-	return sroce_odp_map_lock(mr, odp, va, len, write);
+	err = sroce_odp_map_lock(mr, odp, va, len, write);
+	if (err)
+		goto err_put;
+	return 0;
+
+err_put:
+	sroce_odp_umem_put(odp);
+	return err;
 }
 
 static void sroce_odp_unhold(struct ib_umem_odp *odp, bool faulted)
@@ -421,6 +629,7 @@ static void sroce_odp_unhold(struct ib_umem_odp *odp, bool faulted)
 		__acquire(&su->lock);	/* taken in sroce_odp_hold() */
 		read_unlock_bh(&su->lock);
 	}
+	sroce_odp_umem_put(odp);
 }
 
 /*
@@ -438,7 +647,10 @@ static struct page *sroce_odp_page(struct ib_umem_odp *odp, u64 va,
 	return virt_to_page(kva);
 }
 
-/* The umem for @va, or -EFAULT / -EWOULDBLOCK (see sroce_odp_umem_of()). */
+/*
+ * The umem for @va with a reference (sroce_odp_hold() and unhold() take it
+ * over), or -EFAULT / -EWOULDBLOCK (see sroce_odp_umem_of()).
+ */
 static struct ib_umem_odp *sroce_odp_umem_get(struct sroce_mr *mr, u64 va)
 {
 	struct ib_umem_odp *odp = sroce_odp_umem_of(mr, va);
@@ -556,13 +768,15 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
 			return PTR_ERR(odp);
 		n = min_t(u64, len, ib_umem_end(odp) - va);
 		if (no_fault) {
-			ret = ib_umem_odp_map_dma_and_lock(odp, va, n,
-							   ODP_READ_ALLOWED_BIT,
-							   false);
-			if (ret < 0)
+			ret = sroce_odp_map_dma(odp, va, n,
+						ODP_READ_ALLOWED_BIT, false);
+			if (ret < 0) {
+				sroce_odp_umem_put(odp);
 				return -EFAULT;
+			}
 			sroce_odp_mark_usable(odp, va, n);
 			mutex_unlock(&odp->umem_mutex);
+			sroce_odp_umem_put(odp);
 		} else {
 			ret = sroce_odp_hold(mr, odp, va, n, write, &faulted);
 			if (ret)

@@ -21,7 +21,8 @@ struct sroce_pd;
 /*
  * Children an implicit MR may have: they cover max_mr_size, as much as
  * an explicit MR may. Each costs kernel memory (its page arrays) and an
- * MMU notifier, and lives until the MR is deregistered.
+ * MMU notifier, and lives until the MR is deregistered or an munmap
+ * leaves it with nothing mapped.
  */
 #define SROCE_ODP_MAX_CHILDREN (SROCE_MAX_MR_SIZE >> SROCE_ODP_CHILD_SHIFT)
 

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Teardown races on ODP memory under RC traffic (seed-rules R5.2, R5.3,
+# R3.4, R3.5): build/selftests/hard_odp (hardening/hard_odp.c) runs WRITE,
+# READ, FETCH_ADD and SEND at an explicit or an implicit ODP MR while the
+# process munmaps, MADV_DONTNEEDs, forks over, mprotects or deregisters
+# it, destroys a QP or exits; plus implicit children freed after munmap
+# and a userfaultfd-held fault. Afterwards: no task in D state, slab and
+# vmalloc use back near the baseline, no kernel report.
+# Run one case alone: odp.sh -t <name>; list them: odp.sh -l.
+. "$(dirname "$0")/../errors/err_lib.sh"
+
+PROG=$TOOLS/hard_odp
+[ -x "$PROG" ] || fail "$PROG is not built (scripts/build-selftests.sh)"
+for a in "$@"; do [ "$a" = -l ] && exec "$PROG" -l; done
+
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# Reclaimable caches dropped; frees deferred past a grace period done.
+settle_mem() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 3
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+d_state() {
+	local p
+	for p in $(ps -eo pid=,stat= | awk '$2 ~ /^D/ { print $1 }'); do
+		echo "# D state: $(cat /proc/"$p"/comm 2>/dev/null) ($p)"
+		sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null
+	done
+}
+
+dmesg_mark
+dp_up
+settle_mem
+slab0=$(meminfo Slab) sunr0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
+info "baseline: Slab $slab0 kB, SUnreclaim $sunr0 kB, VmallocUsed $vm0 kB"
+"$PROG" "$@"
+rc=$?
+if [ $rc != 0 ]; then
+	for d in $DEV_A $DEV_B; do
+		rdma statistic show link "$d/1" 2>/dev/null | tr -s ' \t' '\n' |
+			paste - - | awk -v d="$d" 'NR > 1 && $2 != 0 { printf "# %s %s %s\n", d, $1, $2 }'
+	done
+fi
+ds=$(d_state)
+[ -z "$ds" ] || { echo "$ds"; fail "tasks in D state after the cases"; }
+settle_mem
+slab1=$(meminfo Slab) sunr1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
+info "after: Slab $slab1 kB ($((slab1 - slab0))), SUnreclaim $sunr1 kB ($((sunr1 - sunr0))), VmallocUsed $vm1 kB ($((vm1 - vm0)))"
+# The tolerance of hostile.sh: per-CPU partial slabs and the bookkeeping
+# of the processes that ran move without sroce; a leak per MR, child or
+# round exceeds it.
+[ $((sunr1 - sunr0)) -le 1536 ] || fail "unreclaimable slab grew by $((sunr1 - sunr0)) kB"
+[ $((slab1 - slab0)) -le 3072 ] || fail "slab grew by $((slab1 - slab0)) kB"
+[ $((vm1 - vm0)) -le 1024 ] || fail "vmalloc use grew by $((vm1 - vm0)) kB"
+dp_down
+check_dmesg
+exit $rc
