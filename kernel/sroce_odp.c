@@ -21,11 +21,13 @@
  * process context (the QP's work item, a doorbell caller) the access
  * resolves it itself (hmm_range_fault via ib_umem_odp_map_dma_and_lock),
  * marks the pages usable and copies under umem_mutex. In atomic context it
- * returns -EWOULDBLOCK: the engine stops where it can start again and the
- * QP's work item goes on from there (sroce_qp_defer()). So a fault delays
- * only the QP that hit it, by the time the fault takes; no packet is
- * dropped, no RNR NAK is sent, and no transport timer has to fire (seed
- * 004's packet damming and packet flood cannot happen). The mapping lives
+ * returns -EWOULDBLOCK: the engine stops where it can start again and
+ * process context goes on from there (sroce_qp_defer(): the doorbell
+ * caller or the QP's work item). So a fault delays only the QP that hit
+ * it, by the time the fault takes; no packet is dropped, no RNR NAK is
+ * sent, and no transport timer has to fire (neither the packets held
+ * behind a fault nor a flood of retransmissions that real RNICs show can
+ * happen). The mapping lives
  * in the umem: every QP that later touches the page finds it mapped.
  *
  * Invalidation. The umem's MMU interval notifier (sroce_odp_invalidate)
