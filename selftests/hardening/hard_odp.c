@@ -1399,7 +1399,7 @@ static int do_mmap(void *unused)
 /*
  * B's ODP MR over a file of a FUSE daemon, which is then stopped
  * (SIGSTOP) while a READ from A makes B fault on a page the daemon has not
- * served: the fault (on B's QP work item: doorbell_faults=0) waits in
+ * served: the fault (on B's QP work item: inline_engines=0) waits in
  * FUSE's request, in hmm_range_fault, which holds the process's mmap_lock
  * for reading meanwhile. Reported: whether an mmap of the process,
  * modify_qp to ERR, destroy_qp and dereg_mr of B return meanwhile (each
@@ -1484,7 +1484,11 @@ static void test_fuse(const struct dp_case *c)
 			CHECK(a[A_DST(0) + k] == fuse_byte(k), "FUSE byte %zu", k);
 
 		/* Stopped: the READ of a page not yet served waits. */
-		dp_param_set("doorbell_faults", "0");
+		/*
+		 * In the work item, not in this thread's post_send (which
+		 * would resolve the fault of its own process's QP itself).
+		 */
+		dp_param_set("inline_engines", "N");
 		CHECK(!kill(pid, SIGSTOP), "SIGSTOP");
 		usleep(100000);
 		w.wr_id = 2;
