@@ -111,7 +111,6 @@ struct sroce_req {
 	bool need_retry;		/* go back to comp.psn */
 	bool nak_rewind;		/* ... because of a sequence NAK */
 	bool copy_next;			/* send the restart packet twice */
-	bool wait_fence;
 	bool rnr_wait;
 	u32 noack_pkts;			/* packets since the last AckReq */
 	/* RC: how many PSNs may be unacknowledged (the completer adapts it) */
@@ -146,7 +145,6 @@ struct sroce_resp {
 	bool nak_sent;			/* sequence NAK sent for this gap */
 	bool ack_pending;
 	u32 ack_psn;
-	u8 ack_syn;
 	bool have_wqe;			/* a receive WQE is in use */
 	struct sroce_recv_wqe rwqe;
 	struct sroce_sge rsge[SROCE_MAX_SGE_HARD];
@@ -197,8 +195,6 @@ struct sroce_comp {
 	bool rnr_fired;
 	bool nak_valid;			/* nak_psn: sequence NAK acted on */
 	u32 nak_psn;			/* cleared by progress */
-	u32 read_psn;			/* next READ response PSN expected */
-	u64 read_off;			/* bytes of the READ already placed */
 };
 
 /*

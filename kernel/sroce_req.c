@@ -574,7 +574,6 @@ void sroce_req_reset(struct sroce_qp *qp)
 	qp->req.need_retry = false;
 	qp->req.nak_rewind = false;
 	qp->req.copy_next = false;
-	qp->req.wait_fence = false;
 	qp->req.rnr_wait = false;
 	qp->req.noack_pkts = 0;
 	sroce_sendwin_init(&qp->req.win);
