@@ -192,12 +192,27 @@ bool sroce_req_len_ok(u32 mask, u32 payload_len, u32 pmtu);
 /* sroce_opcode_qpt - QP type an opcode belongs to, or -EINVAL */
 int sroce_opcode_qpt(u8 opcode);
 
-/* Work-request kinds (the verbs-level operation a WQE asks for). */
+/*
+ * Work-request kinds (the verbs-level operation a WQE asks for).
+ * X(kind, wr, wc): the kind is posted as IB_WR_<wr> (the same value as
+ * IB_UVERBS_WR_<wr> from user space, but for the kernel-only REG_MR) and
+ * completes with IB_WC_<wc>. Those enums are kernel API: the core uses
+ * only the kind, the module expands the rest (sroce_qp.c).
+ */
 #define SROCE_WR_KIND_LIST(X)						\
-	X(SEND) X(SEND_IMM) X(SEND_INV) X(WRITE) X(WRITE_IMM) X(READ)	\
-	X(CMP_SWAP) X(FETCH_ADD) X(LOCAL_INV) X(REG_MR) X(BIND_MW)
+	X(SEND, SEND, SEND)						\
+	X(SEND_IMM, SEND_WITH_IMM, SEND)				\
+	X(SEND_INV, SEND_WITH_INV, SEND)				\
+	X(WRITE, RDMA_WRITE, RDMA_WRITE)				\
+	X(WRITE_IMM, RDMA_WRITE_WITH_IMM, RDMA_WRITE)			\
+	X(READ, RDMA_READ, RDMA_READ)					\
+	X(CMP_SWAP, ATOMIC_CMP_AND_SWP, COMP_SWAP)			\
+	X(FETCH_ADD, ATOMIC_FETCH_AND_ADD, FETCH_ADD)			\
+	X(LOCAL_INV, LOCAL_INV, LOCAL_INV)				\
+	X(REG_MR, REG_MR, REG_MR)					\
+	X(BIND_MW, BIND_MW, BIND_MW)
 
-#define SROCE_WR_KIND_ENUM(name)	SROCE_WR_##name,
+#define SROCE_WR_KIND_ENUM(name, wr, wc)	SROCE_WR_##name,
 enum sroce_wr_kind {
 	SROCE_WR_KIND_LIST(SROCE_WR_KIND_ENUM)
 	SROCE_WR_KIND_COUNT
@@ -207,13 +222,15 @@ enum sroce_wr_kind {
 
 /* Work-request kind flags. */
 #define SROCE_WRF_LOCAL		BIT(0)	/* no packet: executed locally */
-#define SROCE_WRF_REMOTE	BIT(1)	/* needs remote VA + R_Key (R1.6) */
-#define SROCE_WRF_RD_ATOMIC	BIT(2)	/* counts against max_rd_atomic */
-#define SROCE_WRF_INLINE	BIT(3)	/* may be posted with inline data */
-#define SROCE_WRF_IMM		BIT(4)
-#define SROCE_WRF_INV		BIT(5)
-#define SROCE_WRF_ATOMIC	BIT(6)
-#define SROCE_WRF_MULTI		BIT(7)	/* may span several packets */
+#define SROCE_WRF_READ		BIT(1)	/* RDMA READ */
+#define SROCE_WRF_ATOMIC	BIT(2)	/* one packet, 8 bytes back */
+/* READ or ATOMIC: counts against max_rd_atomic (R2.7), has a response */
+#define SROCE_WRF_RD_ATOMIC	(SROCE_WRF_READ | SROCE_WRF_ATOMIC)
+#define SROCE_WRF_IMM		BIT(3)	/* carries immediate data */
+#define SROCE_WRF_INV		BIT(4)	/* carries an R_Key to invalidate */
+#define SROCE_WRF_RDMA		BIT(5)	/* remote VA and R_Key, wr.rdma */
+#define SROCE_WRF_REG		BIT(6)	/* MR, key, access of a kernel REG_MR */
+#define SROCE_WRF_RWQE		BIT(7)	/* consumes a receive WQE (R1.6) */
 
 /**
  * struct sroce_wr_kind_info - static facts about one work-request kind
@@ -228,6 +245,12 @@ struct sroce_wr_kind_info {
 };
 
 extern const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT];
+
+/* sroce_wr_kind_flags - SROCE_WRF_* of @kind, which must be valid */
+static inline u8 sroce_wr_kind_flags(enum sroce_wr_kind kind)
+{
+	return sroce_wr_kind_table[kind].flags;
+}
 
 /* Position of a packet within its message (R1.3). */
 enum sroce_pkt_pos {
