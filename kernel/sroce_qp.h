@@ -93,6 +93,18 @@ struct sroce_swqe {
 	struct sroce_send_wqe wqe;	/* last: the ring slot's header */
 };
 
+/* SROCE_WRF_* facts of a send WQE's kind (core/opcode.c). */
+static inline u8 sroce_swqe_flags(const struct sroce_swqe *sw)
+{
+	return sroce_wr_kind_flags(sw->kind);
+}
+
+/* A READ or an ATOMIC: takes one of max_rd_atomic (R2.7). */
+static inline bool sroce_swqe_rd_atomic(const struct sroce_swqe *sw)
+{
+	return sroce_swqe_flags(sw) & SROCE_WRF_RD_ATOMIC;
+}
+
 enum sroce_swqe_state {
 	SROCE_SWQE_POSTED,		/* taken from the ring, nothing sent */
 	SROCE_SWQE_SENDING,		/* some packets sent */
@@ -360,6 +372,8 @@ void sroce_comp_reset(struct sroce_qp *qp);
 void sroce_resp_free(struct sroce_qp *qp);
 int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
 void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart);
+/* IB_WR_* <-> kind <-> IB_WC_* (SROCE_WR_KIND_LIST, sroce_qp.c). */
+int sroce_wr_kind_of(u32 ib_wr_opcode);
 u32 sroce_wc_opcode(const struct sroce_swqe *sw);
 
 /*
