@@ -201,3 +201,15 @@ int sroce_wr_opcode(enum sroce_qp_type qpt, enum sroce_wr_kind kind,
 		return -EINVAL;
 	return v & ~OPV_VALID;
 }
+
+u8 sroce_read_resp_opcode(enum sroce_pkt_pos pos)
+{
+	static const u8 read_resp[SROCE_POS_COUNT] = {
+		[SROCE_POS_FIRST] = SROCE_OP_RC_RDMA_READ_RESPONSE_FIRST,
+		[SROCE_POS_MIDDLE] = SROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE,
+		[SROCE_POS_LAST] = SROCE_OP_RC_RDMA_READ_RESPONSE_LAST,
+		[SROCE_POS_ONLY] = SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY,
+	};
+
+	return read_resp[pos];
+}

@@ -18,7 +18,7 @@
 #define ATM	SROCE_M_ATOMIC
 #define IMM	SROCE_M_IMM
 #define INV	SROCE_M_INV
-#define DONE	(SROCE_M_COMP | SROCE_M_RWR)
+#define RWR	SROCE_M_RWR	/* the receive WQE is taken here */
 
 struct exp_op {
 	u8 op;
@@ -32,17 +32,17 @@ struct exp_op {
 
 #define SEND_OPS(p, base)						\
 	{ base + 0x00, #p "_SEND_FIRST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | ST },						\
+	  REQ | SND | ST | RWR },					\
 	{ base + 0x01, #p "_SEND_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
 	  REQ | SND | MID },						\
 	{ base + 0x02, #p "_SEND_LAST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | END | DONE },					\
+	  REQ | SND | END },						\
 	{ base + 0x03, #p "_SEND_LAST_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | DONE | IMM },	\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | IMM },		\
 	{ base + 0x04, #p "_SEND_ONLY", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | ST | END | DONE },				\
+	  REQ | SND | ST | END | RWR },					\
 	{ base + 0x05, #p "_SEND_ONLY_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | DONE | IMM },	\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | RWR | IMM },	\
 	{ base + 0x06, #p "_RDMA_WRITE_FIRST", 28,			\
 	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST },			\
 	{ base + 0x07, #p "_RDMA_WRITE_MIDDLE", 12,			\
@@ -50,11 +50,11 @@ struct exp_op {
 	{ base + 0x08, #p "_RDMA_WRITE_LAST", 12,			\
 	  0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | END },			\
 	{ base + 0x09, #p "_RDMA_WRITE_LAST_WITH_IMMEDIATE", 16,	\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | DONE },	\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | RWR },	\
 	{ base + 0x0a, #p "_RDMA_WRITE_ONLY", 28,			\
 	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST | END },		\
 	{ base + 0x0b, #p "_RDMA_WRITE_ONLY_WITH_IMMEDIATE", 32,	\
-	  0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | DONE }
+	  0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | RWR }
 
 static const struct exp_op exp_ops[] = {
 	SEND_OPS(RC, 0x00),
@@ -77,14 +77,14 @@ static const struct exp_op exp_ops[] = {
 	{ 0x14, "RC_FETCH_ADD", 40, 0, 0, 12, 0, 0, 0, 0, 0,
 	  REQ | ATM | ST | END },
 	{ 0x16, "RC_SEND_LAST_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
-	  REQ | SND | END | DONE | INV },
+	  REQ | SND | END | INV },
 	{ 0x17, "RC_SEND_ONLY_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
-	  REQ | SND | ST | END | DONE | INV },
+	  REQ | SND | ST | END | RWR | INV },
 	SEND_OPS(UC, 0x20),
 	{ 0x64, "UD_SEND_ONLY", 20, 12, 0, 0, 0, 0, 0, 0, 1,
-	  REQ | SND | ST | END | DONE },
+	  REQ | SND | ST | END | RWR },
 	{ 0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", 24, 12, 0, 0, 0, 0, 20, 0, 1,
-	  REQ | SND | ST | END | DONE | IMM },
+	  REQ | SND | ST | END | RWR | IMM },
 };
 
 static const struct exp_op *find_exp(unsigned int op)
@@ -205,9 +205,9 @@ TEST(opcode_semantic_invariants)
 			EXPECT_FALSE(m & SROCE_M_RWR);
 		if (m & SROCE_M_WRITE)
 			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_IMM));
-		EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_COMP));
+		/* a SEND takes its receive WQE at its first packet */
 		if ((m & SROCE_M_SEND))
-			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_END));
+			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_START));
 		EXPECT_EQ(i->length % 4, 0);
 		EXPECT_TRUE(i->name);
 	}
@@ -422,6 +422,15 @@ TEST(wr_opcode_consistency)
 	}
 	/* RC: 5 multi-packet kinds x 4 + 3 single; UC: 4 x 4; UD: 2 */
 	ASSERT_EQ(n, 23 + 16 + 2);
+}
+
+/* seed-rules R1.3: READ responses FIRST/MIDDLE/LAST/ONLY */
+TEST(read_resp_opcode)
+{
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_FIRST), 0x0d);
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_MIDDLE), 0x0e);
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_LAST), 0x0f);
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_ONLY), 0x10);
 }
 
 TEST(pkt_pos_helper)
