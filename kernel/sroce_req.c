@@ -219,9 +219,7 @@ static struct sk_buff *sroce_req_restart_copy(struct sroce_qp *qp,
 		return NULL;
 	qp->req.copy_next = false;
 	if (qp->type != SROCE_QPT_RC || sroce_swqe_rd_atomic(sw) ||
-	    ((sroce_swqe_flags(sw) & SROCE_WRF_RWQE) &&
-	     (info->mask & (sw->kind == SROCE_WR_WRITE_IMM ? SROCE_M_IMMDT :
-							     SROCE_M_START))))
+	    (info->mask & SROCE_M_RWR))
 		return NULL;
 	return skb_copy(skb, GFP_ATOMIC);
 }
