@@ -21,11 +21,6 @@
 
 #define SROCE_COMP_BUDGET 128
 
-static bool sroce_swqe_rd_atomic(const struct sroce_swqe *sw)
-{
-	return sroce_wr_kind_table[sw->kind].flags & SROCE_WRF_RD_ATOMIC;
-}
-
 /* Oldest WQE that still waits for the network, or NULL. */
 static struct sroce_swqe *sroce_comp_oldest(struct sroce_qp *qp)
 {
@@ -233,7 +228,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
 	}
-	if (sw->kind != SROCE_WR_READ) {
+	if (!(sroce_swqe_flags(sw) & SROCE_WRF_READ)) {
 		/* A READ response to what was no READ (R3.6). */
 		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);
 		return;
@@ -285,7 +280,7 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 	sroce_comp_ack_upto(qp, psn_sub(h->psn, 1));
 	qp->req.need_retry = false;
 	sw = sroce_comp_oldest(qp);
-	if (!sw || !(sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD) ||
+	if (!sw || !(sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC) ||
 	    sw->first_psn != h->psn) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
@@ -361,22 +356,6 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 		qp->req.need_retry = true;
 }
 
-/* The completion opcode of a send WQE. */
-u32 sroce_wc_opcode(const struct sroce_swqe *sw)
-{
-	switch (sw->kind) {
-	case SROCE_WR_WRITE:
-	case SROCE_WR_WRITE_IMM:	return IB_WC_RDMA_WRITE;
-	case SROCE_WR_READ:		return IB_WC_RDMA_READ;
-	case SROCE_WR_CMP_SWAP:		return IB_WC_COMP_SWAP;
-	case SROCE_WR_FETCH_ADD:	return IB_WC_FETCH_ADD;
-	case SROCE_WR_LOCAL_INV:	return IB_WC_LOCAL_INV;
-	case SROCE_WR_REG_MR:		return IB_WC_REG_MR;
-	case SROCE_WR_BIND_MW:		return IB_WC_BIND_MW;
-	default:			return IB_WC_SEND;
-	}
-}
-
 /*
  * Post CQEs for finished WQEs, strictly in posting order. A WQE's SQ slot
  * is released before its CQE appears: a poller that sees the CQE may post
@@ -398,8 +377,7 @@ static bool sroce_comp_complete(struct sroce_qp *qp)
 			cqe.wr_id = sw->wqe.wr_id;
 			cqe.status = sw->status;
 			cqe.opcode = sroce_wc_opcode(sw);
-			if (sw->kind == SROCE_WR_READ || sw->kind == SROCE_WR_CMP_SWAP ||
-			    sw->kind == SROCE_WR_FETCH_ADD)
+			if (sroce_swqe_rd_atomic(sw))
 				cqe.byte_len = (u32)sw->length;
 			cqe.qp_num = qp->qpn;
 		}

@@ -186,6 +186,35 @@ void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 	sroce_qp_schedule(qp);
 }
 
+/*
+ * The IB opcodes of each WR kind, expanded from SROCE_WR_KIND_LIST: the
+ * kind + 1 of each IB_WR_* (0: no kind), and the IB_WC_* it completes with.
+ */
+#define SROCE_WR_OF_IB(kind, wr, wc)	[IB_WR_##wr] = SROCE_WR_##kind + 1,
+static const u8 sroce_wr_kind_by_ib[] = {
+	SROCE_WR_KIND_LIST(SROCE_WR_OF_IB)
+};
+
+#define SROCE_WC_OF_KIND(kind, wr, wc)	[SROCE_WR_##kind] = IB_WC_##wc,
+static const u8 sroce_wc_by_kind[SROCE_WR_KIND_COUNT] = {
+	SROCE_WR_KIND_LIST(SROCE_WC_OF_KIND)
+};
+
+/* The WR kind of an IB_WR_* opcode (from user space too), or -EINVAL. */
+int sroce_wr_kind_of(u32 ib_wr_opcode)
+{
+	if (ib_wr_opcode >= ARRAY_SIZE(sroce_wr_kind_by_ib) ||
+	    !sroce_wr_kind_by_ib[ib_wr_opcode])
+		return -EINVAL;
+	return sroce_wr_kind_by_ib[ib_wr_opcode] - 1;
+}
+
+/* The completion opcode of a send WQE. */
+u32 sroce_wc_opcode(const struct sroce_swqe *sw)
+{
+	return sroce_wc_by_kind[sw->kind];
+}
+
 static bool sroce_idx_before(u32 a, u32 b)
 {
 	return (s32)(a - b) < 0;
@@ -809,6 +838,8 @@ static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 			       struct sroce_send_wqe *w, u32 idx)
 {
 	u32 i, room = qp->sq.stride - sizeof(*w);
+	int kind;
+	u8 flags;
 
 	memset(w, 0, sizeof(*w));
 	w->wr_id = wr->wr_id;
@@ -816,39 +847,26 @@ static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 	w->send_flags = wr->send_flags;
 	qp->kptr[idx & qp->sq.mask] = NULL;
 
-	switch (wr->opcode) {
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
+	kind = sroce_wr_kind_of(wr->opcode);
+	flags = kind < 0 ? 0 : sroce_wr_kind_flags(kind);
+	if (flags & SROCE_WRF_IMM)
 		w->imm_data = (__force u32)wr->ex.imm_data;
-		break;
-	case IB_WR_SEND_WITH_INV:
-	case IB_WR_LOCAL_INV:
+	if (flags & SROCE_WRF_INV)
 		w->imm_data = wr->ex.invalidate_rkey;
-		break;
-	default:
-		break;
-	}
-	switch (wr->opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-	case IB_WR_RDMA_READ:
+	if (flags & SROCE_WRF_RDMA) {
 		w->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
 		w->wr.rdma.rkey = rdma_wr(wr)->rkey;
-		break;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	}
+	if (flags & SROCE_WRF_ATOMIC) {
 		w->wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
 		w->wr.atomic.rkey = atomic_wr(wr)->rkey;
 		w->wr.atomic.compare_add = atomic_wr(wr)->compare_add;
 		w->wr.atomic.swap = atomic_wr(wr)->swap;
-		break;
-	case IB_WR_REG_MR:
+	}
+	if (flags & SROCE_WRF_REG) {
 		qp->kptr[idx & qp->sq.mask] = reg_wr(wr)->mr;
 		w->wr.bind_mw.new_rkey = reg_wr(wr)->key;
 		w->wr.bind_mw.access = reg_wr(wr)->access;
-		break;
-	default:
-		break;
 	}
 	if (qp->type == SROCE_QPT_UD) {
 		qp->kptr[idx & qp->sq.mask] = ud_wr(wr)->ah;

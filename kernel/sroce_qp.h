@@ -93,6 +93,18 @@ struct sroce_swqe {
 	struct sroce_send_wqe wqe;	/* last: the ring slot's header */
 };
 
+/* SROCE_WRF_* facts of a send WQE's kind (core/opcode.c). */
+static inline u8 sroce_swqe_flags(const struct sroce_swqe *sw)
+{
+	return sroce_wr_kind_flags(sw->kind);
+}
+
+/* A READ or an ATOMIC: takes one of max_rd_atomic (R2.7). */
+static inline bool sroce_swqe_rd_atomic(const struct sroce_swqe *sw)
+{
+	return sroce_swqe_flags(sw) & SROCE_WRF_RD_ATOMIC;
+}
+
 enum sroce_swqe_state {
 	SROCE_SWQE_POSTED,		/* taken from the ring, nothing sent */
 	SROCE_SWQE_SENDING,		/* some packets sent */
@@ -111,7 +123,6 @@ struct sroce_req {
 	bool need_retry;		/* go back to comp.psn */
 	bool nak_rewind;		/* ... because of a sequence NAK */
 	bool copy_next;			/* send the restart packet twice */
-	bool wait_fence;
 	bool rnr_wait;
 	u32 noack_pkts;			/* packets since the last AckReq */
 	/* RC: how many PSNs may be unacknowledged (the completer adapts it) */
@@ -146,7 +157,6 @@ struct sroce_resp {
 	bool nak_sent;			/* sequence NAK sent for this gap */
 	bool ack_pending;
 	u32 ack_psn;
-	u8 ack_syn;
 	bool have_wqe;			/* a receive WQE is in use */
 	struct sroce_recv_wqe rwqe;
 	struct sroce_sge rsge[SROCE_MAX_SGE_HARD];
@@ -197,8 +207,6 @@ struct sroce_comp {
 	bool rnr_fired;
 	bool nak_valid;			/* nak_psn: sequence NAK acted on */
 	u32 nak_psn;			/* cleared by progress */
-	u32 read_psn;			/* next READ response PSN expected */
-	u64 read_off;			/* bytes of the READ already placed */
 };
 
 /*
@@ -364,6 +372,8 @@ void sroce_comp_reset(struct sroce_qp *qp);
 void sroce_resp_free(struct sroce_qp *qp);
 int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
 void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart);
+/* IB_WR_* <-> kind <-> IB_WC_* (SROCE_WR_KIND_LIST, sroce_qp.c). */
+int sroce_wr_kind_of(u32 ib_wr_opcode);
 u32 sroce_wc_opcode(const struct sroce_swqe *sw);
 
 /*

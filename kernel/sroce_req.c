@@ -26,24 +26,6 @@
 /* Packets sent per run before giving the other engines a turn. */
 #define SROCE_REQ_BUDGET	64
 
-static int sroce_wr_kind_of(u32 opcode)
-{
-	switch (opcode) {
-	case IB_WR_SEND:		return SROCE_WR_SEND;
-	case IB_WR_SEND_WITH_IMM:	return SROCE_WR_SEND_IMM;
-	case IB_WR_SEND_WITH_INV:	return SROCE_WR_SEND_INV;
-	case IB_WR_RDMA_WRITE:		return SROCE_WR_WRITE;
-	case IB_WR_RDMA_WRITE_WITH_IMM:	return SROCE_WR_WRITE_IMM;
-	case IB_WR_RDMA_READ:		return SROCE_WR_READ;
-	case IB_WR_ATOMIC_CMP_AND_SWP:	return SROCE_WR_CMP_SWAP;
-	case IB_WR_ATOMIC_FETCH_AND_ADD: return SROCE_WR_FETCH_ADD;
-	case IB_WR_LOCAL_INV:		return SROCE_WR_LOCAL_INV;
-	case IB_WR_REG_MR:		return SROCE_WR_REG_MR;
-	case IB_UVERBS_WR_BIND_MW:	return SROCE_WR_BIND_MW;
-	default:			return -EINVAL;
-	}
-}
-
 static struct sroce_sge *sroce_swqe_sges(struct sroce_swqe *sw)
 {
 	return (struct sroce_sge *)(sw + 1);
@@ -52,18 +34,6 @@ static struct sroce_sge *sroce_swqe_sges(struct sroce_swqe *sw)
 static u8 *sroce_swqe_inline(struct sroce_swqe *sw)
 {
 	return (u8 *)(sw + 1);
-}
-
-static bool sroce_swqe_is_rd_atomic(const struct sroce_swqe *sw)
-{
-	return sroce_wr_kind_table[sw->kind].flags & SROCE_WRF_RD_ATOMIC;
-}
-
-/* Does the message consume a receive WQE at the responder? */
-static bool sroce_swqe_uses_rwqe(const struct sroce_swqe *sw)
-{
-	return sw->kind == SROCE_WR_SEND || sw->kind == SROCE_WR_SEND_IMM ||
-	       sw->kind == SROCE_WR_SEND_INV || sw->kind == SROCE_WR_WRITE_IMM;
 }
 
 /* Complete a WQE with an error and put the QP in error (R3.2). */
@@ -119,8 +89,7 @@ static struct sroce_swqe *sroce_req_fetch(struct sroce_qp *qp)
 	for (i = 0; i < w->num_sge; i++)
 		sw->length += sge[i].length;
 	if (sw->length > SROCE_MAX_MSG_SZ ||
-	    ((sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD) &&
-	     sw->length != 8))
+	    ((sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC) && sw->length != 8))
 		sroce_req_fail(qp, sw, IB_WC_LOC_LEN_ERR);
 	return sw;
 }
@@ -136,7 +105,7 @@ static u32 sroce_req_pmtu(struct sroce_qp *qp)
 /* Number of PSNs a message uses: one per MTU of payload, at least one. */
 static u32 sroce_msg_npkts(struct sroce_qp *qp, struct sroce_swqe *sw)
 {
-	if (sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD)
+	if (sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC)
 		return 1;
 	return max_t(u64, 1, DIV_ROUND_UP(sw->length, sroce_req_pmtu(qp)));
 }
@@ -164,9 +133,8 @@ static void sroce_req_local(struct sroce_qp *qp, struct sroce_swqe *sw, u32 idx)
 		break;
 	}
 	if (err) {
-		sroce_req_fail(qp, sw, IB_WC_MW_BIND_ERR);
-		if (sw->kind != SROCE_WR_BIND_MW)
-			sw->status = IB_WC_LOC_PROT_ERR;
+		sroce_req_fail(qp, sw, sw->kind == SROCE_WR_BIND_MW ?
+			       IB_WC_MW_BIND_ERR : IB_WC_LOC_PROT_ERR);
 		return;
 	}
 	sw->state = SROCE_SWQE_DONE;
@@ -250,10 +218,8 @@ static struct sk_buff *sroce_req_restart_copy(struct sroce_qp *qp,
 	if (!qp->req.copy_next)
 		return NULL;
 	qp->req.copy_next = false;
-	if (qp->type != SROCE_QPT_RC || sroce_swqe_is_rd_atomic(sw) ||
-	    (sroce_swqe_uses_rwqe(sw) &&
-	     (info->mask & (sw->kind == SROCE_WR_WRITE_IMM ? SROCE_M_IMMDT :
-							     SROCE_M_START))))
+	if (qp->type != SROCE_QPT_RC || sroce_swqe_rd_atomic(sw) ||
+	    (info->mask & SROCE_M_RWR))
 		return NULL;
 	return skb_copy(skb, GFP_ATOMIC);
 }
@@ -273,10 +239,10 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	struct sroce_av av;
 	struct sk_buff *skb, *copy;
 	int opcode, err;
-	bool rd = sw->kind == SROCE_WR_READ;
+	bool rd = sroce_swqe_flags(sw) & SROCE_WRF_READ;
 	u32 noack_pkts = qp->req.noack_pkts;
 
-	if (rd || sw->kind == SROCE_WR_CMP_SWAP || sw->kind == SROCE_WR_FETCH_ADD) {
+	if (sroce_swqe_rd_atomic(sw)) {
 		paylen = 0;
 		last = true;
 		if (rd)
@@ -302,7 +268,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 		return err;
 	}
 	/* ODP sink of a READ or ATOMIC: map it while we may sleep (R5.3). */
-	if (sroce_swqe_is_rd_atomic(sw) && first && sw->length)
+	if (sroce_swqe_rd_atomic(sw) && first && sw->length)
 		sroce_sgl_prefault(qp->sdev, qp->pd, sroce_swqe_sges(sw),
 				   sw->wqe.num_sge, sw->length);
 	info = sroce_opcode_get(opcode);
@@ -430,7 +396,7 @@ static void sroce_req_rewind(struct sroce_qp *qp)
 			sw->state = SROCE_SWQE_POSTED;	/* again, same PSNs */
 			continue;
 		}
-		if (sroce_swqe_is_rd_atomic(sw))
+		if (sroce_swqe_rd_atomic(sw))
 			qp->req.rd_atomic++;
 		if (psn_after(psn, sw->last_psn))
 			continue;			/* wholly acknowledged */
@@ -453,14 +419,14 @@ static bool sroce_req_credit_ok(struct sroce_qp *qp, struct sroce_swqe *sw)
 {
 	u32 idx, n = 0;
 
-	if (qp->type != SROCE_QPT_RC || !sroce_swqe_uses_rwqe(sw) ||
+	if (qp->type != SROCE_QPT_RC || !(sroce_swqe_flags(sw) & SROCE_WRF_RWQE) ||
 	    qp->req.credits == SROCE_CREDITS_UNLIMITED)
 		return true;
 	for (idx = qp->comp.tail; idx != qp->req.cur; idx++) {
 		struct sroce_swqe *w = sroce_swqe_at(qp, idx);
 
 		if (w->npkts && w->state != SROCE_SWQE_DONE &&
-		    w->state != SROCE_SWQE_POSTED && sroce_swqe_uses_rwqe(w) &&
+		    w->state != SROCE_SWQE_POSTED && (sroce_swqe_flags(w) & SROCE_WRF_RWQE) &&
 		    psn_after(w->first_psn, qp->req.credit_psn))
 			n++;
 	}
@@ -479,7 +445,7 @@ static bool sroce_req_may_start(struct sroce_qp *qp, struct sroce_swqe *sw)
 		return false;
 	if ((sw->wqe.send_flags & IB_SEND_FENCE) && qp->req.rd_atomic)
 		return false;
-	if (sroce_swqe_is_rd_atomic(sw) &&
+	if (sroce_swqe_rd_atomic(sw) &&
 	    qp->req.rd_atomic >= max_t(u32, qp->attr.max_rd_atomic, 1)) {
 		sroce_count(qp->sdev, SROCE_CNT_RD_ATOMIC_STALL);
 		return false;		/* the SQ stalls (R2.7) */
@@ -526,7 +492,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 			qp->req.offset = 0;
 			continue;
 		}
-		if (sroce_wr_kind_table[sw->kind].flags & SROCE_WRF_LOCAL) {
+		if (sroce_swqe_flags(sw) & SROCE_WRF_LOCAL) {
 			sroce_req_local(qp, sw, idx);
 			qp->req.cur++;
 			progress = true;
@@ -545,7 +511,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 				sw->first_psn = qp->req.psn;
 				sw->last_psn = psn_add(qp->req.psn, sw->npkts - 1);
 			}
-			if (sroce_swqe_is_rd_atomic(sw))
+			if (sroce_swqe_rd_atomic(sw))
 				qp->req.rd_atomic++;
 		}
 		ret = sroce_req_send_one(qp, sw, idx);
@@ -574,7 +540,6 @@ void sroce_req_reset(struct sroce_qp *qp)
 	qp->req.need_retry = false;
 	qp->req.nak_rewind = false;
 	qp->req.copy_next = false;
-	qp->req.wait_fence = false;
 	qp->req.rnr_wait = false;
 	qp->req.noack_pkts = 0;
 	sroce_sendwin_init(&qp->req.win);

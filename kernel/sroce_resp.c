@@ -326,7 +326,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (!payload)
 		return false;	/* no memory: the requester will retry */
-	if (h->mask & SROCE_M_START) {
+	if (h->mask & SROCE_M_RWR) {
 		err = sroce_resp_pop_wqe(qp);
 		if (err)
 			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
@@ -398,7 +398,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	if (!payload)
 		return false;
 	/* A WRITE with immediate needs a receive WQE too (R1.6, R2.4). */
-	if (h->mask & SROCE_M_IMM) {
+	if (h->mask & SROCE_M_RWR) {
 		err = sroce_resp_pop_wqe(qp);
 		if (err)
 			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
@@ -652,10 +652,7 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 		u32 paylen = min_t(u32, qp->attr.pmtu, e->length - e->sent);
 		bool first = e->cur_psn == e->first_psn;
 		bool last = e->sent + paylen >= e->length;
-		u8 opcode = first && last ? SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY :
-			    first ? SROCE_OP_RC_RDMA_READ_RESPONSE_FIRST :
-			    last ? SROCE_OP_RC_RDMA_READ_RESPONSE_LAST :
-			    SROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+		u8 opcode = sroce_read_resp_opcode(sroce_pkt_pos(first, last));
 		struct sroce_mr *mr = NULL;
 		int err = 0;
 

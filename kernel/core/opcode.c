@@ -93,30 +93,25 @@ int sroce_opcode_qpt(u8 opcode)
  * Which QP types allow which operations: seed-rules R1.2 (SEND on all;
  * WRITE on RC/UC; READ and ATOMIC on RC only).  SEND with invalidate has
  * opcodes on RC only (IBA 9.2.1).  The local operations follow rxe
- * (RC and UC).
+ * (RC and UC).  A SEND, and a WRITE with immediate, consume a receive
+ * WQE at the responder (R1.6).
  */
 const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT] = {
 #define WRK(_name, _qpt, _flags)					\
 	[SROCE_WR_##_name] = { .name = #_name, .qpt_mask = (_qpt),	\
 			       .flags = (_flags) }
-	WRK(SEND, QPT(RC) | QPT(UC) | QPT(UD),
-	    SROCE_WRF_INLINE | SROCE_WRF_MULTI),
+	WRK(SEND, QPT(RC) | QPT(UC) | QPT(UD), SROCE_WRF_RWQE),
 	WRK(SEND_IMM, QPT(RC) | QPT(UC) | QPT(UD),
-	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_IMM),
-	WRK(SEND_INV, QPT(RC),
-	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_INV),
-	WRK(WRITE, QPT(RC) | QPT(UC),
-	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_REMOTE),
+	    SROCE_WRF_RWQE | SROCE_WRF_IMM),
+	WRK(SEND_INV, QPT(RC), SROCE_WRF_RWQE | SROCE_WRF_INV),
+	WRK(WRITE, QPT(RC) | QPT(UC), SROCE_WRF_RDMA),
 	WRK(WRITE_IMM, QPT(RC) | QPT(UC),
-	    SROCE_WRF_INLINE | SROCE_WRF_MULTI | SROCE_WRF_REMOTE |
-	    SROCE_WRF_IMM),
-	WRK(READ, QPT(RC), SROCE_WRF_REMOTE | SROCE_WRF_RD_ATOMIC),
-	WRK(CMP_SWAP, QPT(RC),
-	    SROCE_WRF_REMOTE | SROCE_WRF_RD_ATOMIC | SROCE_WRF_ATOMIC),
-	WRK(FETCH_ADD, QPT(RC),
-	    SROCE_WRF_REMOTE | SROCE_WRF_RD_ATOMIC | SROCE_WRF_ATOMIC),
-	WRK(LOCAL_INV, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
-	WRK(REG_MR, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
+	    SROCE_WRF_RDMA | SROCE_WRF_IMM | SROCE_WRF_RWQE),
+	WRK(READ, QPT(RC), SROCE_WRF_RDMA | SROCE_WRF_READ),
+	WRK(CMP_SWAP, QPT(RC), SROCE_WRF_ATOMIC),
+	WRK(FETCH_ADD, QPT(RC), SROCE_WRF_ATOMIC),
+	WRK(LOCAL_INV, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_INV),
+	WRK(REG_MR, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_REG),
 	WRK(BIND_MW, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
 #undef WRK
 };
@@ -205,4 +200,16 @@ int sroce_wr_opcode(enum sroce_qp_type qpt, enum sroce_wr_kind kind,
 	if (!(v & OPV_VALID))
 		return -EINVAL;
 	return v & ~OPV_VALID;
+}
+
+u8 sroce_read_resp_opcode(enum sroce_pkt_pos pos)
+{
+	static const u8 read_resp[SROCE_POS_COUNT] = {
+		[SROCE_POS_FIRST] = SROCE_OP_RC_RDMA_READ_RESPONSE_FIRST,
+		[SROCE_POS_MIDDLE] = SROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE,
+		[SROCE_POS_LAST] = SROCE_OP_RC_RDMA_READ_RESPONSE_LAST,
+		[SROCE_POS_ONLY] = SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY,
+	};
+
+	return read_resp[pos];
 }

@@ -51,15 +51,16 @@ enum sroce_ext {
 #define SROCE_M_ATOMIC		BIT(16)
 #define SROCE_M_IMM		BIT(17)	/* carries immediate data */
 #define SROCE_M_INV		BIT(18)	/* carries an R_Key to invalidate */
-#define SROCE_M_COMP		BIT(19)	/* completes a WQE at the responder */
-#define SROCE_M_RWR		BIT(20)	/* consumes a receive WQE (R1.6) */
+/* The responder takes the message's receive WQE here (R1.6). */
+#define SROCE_M_RWR		BIT(19)
 #define SROCE_M_ONLY		(SROCE_M_START | SROCE_M_END)
 
 /* Shorthands used only to keep the list below readable. */
 #define SROCE_MM_SEND		(SROCE_M_REQ | SROCE_M_SEND | SROCE_M_PAYLOAD)
 #define SROCE_MM_WRITE		(SROCE_M_REQ | SROCE_M_WRITE | SROCE_M_PAYLOAD)
 #define SROCE_MM_RRESP		(SROCE_M_RESP | SROCE_M_READ | SROCE_M_PAYLOAD)
-#define SROCE_MM_DONE		(SROCE_M_END | SROCE_M_COMP | SROCE_M_RWR)
+#define SROCE_MM_SFIRST		(SROCE_M_START | SROCE_M_RWR)
+#define SROCE_MM_SONLY		(SROCE_M_ONLY | SROCE_M_RWR)
 #define SROCE_MM_IMM		(SROCE_M_IMMDT | SROCE_M_IMM)
 #define SROCE_MM_INV		(SROCE_M_IETH | SROCE_M_INV)
 
@@ -68,25 +69,24 @@ enum sroce_ext {
  * (seed-rules R1.1); 0x15 and 0x18..0x1f are reserved for RC.
  */
 #define SROCE_OPCODE_LIST(X)						\
-	X(RC_SEND_FIRST, 0x00, SROCE_MM_SEND | SROCE_M_START)		\
+	X(RC_SEND_FIRST, 0x00, SROCE_MM_SEND | SROCE_MM_SFIRST)		\
 	X(RC_SEND_MIDDLE, 0x01, SROCE_MM_SEND | SROCE_M_MIDDLE)		\
-	X(RC_SEND_LAST, 0x02, SROCE_MM_SEND | SROCE_MM_DONE)		\
+	X(RC_SEND_LAST, 0x02, SROCE_MM_SEND | SROCE_M_END)		\
 	X(RC_SEND_LAST_WITH_IMMEDIATE, 0x03,				\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_MM_IMM)			\
-	X(RC_SEND_ONLY, 0x04, SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START) \
+	  SROCE_MM_SEND | SROCE_M_END | SROCE_MM_IMM)			\
+	X(RC_SEND_ONLY, 0x04, SROCE_MM_SEND | SROCE_MM_SONLY)		\
 	X(RC_SEND_ONLY_WITH_IMMEDIATE, 0x05,				\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_MM_IMM)	\
+	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_MM_IMM)		\
 	X(RC_RDMA_WRITE_FIRST, 0x06,					\
 	  SROCE_MM_WRITE | SROCE_M_START | SROCE_M_RETH)		\
 	X(RC_RDMA_WRITE_MIDDLE, 0x07, SROCE_MM_WRITE | SROCE_M_MIDDLE)	\
 	X(RC_RDMA_WRITE_LAST, 0x08, SROCE_MM_WRITE | SROCE_M_END)	\
 	X(RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 0x09,			\
-	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_MM_IMM)		\
+	  SROCE_MM_WRITE | SROCE_M_END | SROCE_M_RWR | SROCE_MM_IMM)	\
 	X(RC_RDMA_WRITE_ONLY, 0x0a,					\
 	  SROCE_MM_WRITE | SROCE_M_ONLY | SROCE_M_RETH)			\
 	X(RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, 0x0b,			\
-	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_M_START |		\
-	  SROCE_M_RETH | SROCE_MM_IMM)					\
+	  SROCE_MM_WRITE | SROCE_MM_SONLY | SROCE_M_RETH | SROCE_MM_IMM) \
 	X(RC_RDMA_READ_REQUEST, 0x0c,					\
 	  SROCE_M_REQ | SROCE_M_READ | SROCE_M_ONLY | SROCE_M_RETH)	\
 	X(RC_RDMA_READ_RESPONSE_FIRST, 0x0d,				\
@@ -106,33 +106,31 @@ enum sroce_ext {
 	X(RC_FETCH_ADD, 0x14,						\
 	  SROCE_M_REQ | SROCE_M_ATOMIC | SROCE_M_ONLY | SROCE_M_ATMETH)	\
 	X(RC_SEND_LAST_WITH_INVALIDATE, 0x16,				\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_MM_INV)			\
+	  SROCE_MM_SEND | SROCE_M_END | SROCE_MM_INV)			\
 	X(RC_SEND_ONLY_WITH_INVALIDATE, 0x17,				\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_MM_INV)	\
-	X(UC_SEND_FIRST, 0x20, SROCE_MM_SEND | SROCE_M_START)		\
+	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_MM_INV)		\
+	X(UC_SEND_FIRST, 0x20, SROCE_MM_SEND | SROCE_MM_SFIRST)		\
 	X(UC_SEND_MIDDLE, 0x21, SROCE_MM_SEND | SROCE_M_MIDDLE)		\
-	X(UC_SEND_LAST, 0x22, SROCE_MM_SEND | SROCE_MM_DONE)		\
+	X(UC_SEND_LAST, 0x22, SROCE_MM_SEND | SROCE_M_END)		\
 	X(UC_SEND_LAST_WITH_IMMEDIATE, 0x23,				\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_MM_IMM)			\
-	X(UC_SEND_ONLY, 0x24, SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START) \
+	  SROCE_MM_SEND | SROCE_M_END | SROCE_MM_IMM)			\
+	X(UC_SEND_ONLY, 0x24, SROCE_MM_SEND | SROCE_MM_SONLY)		\
 	X(UC_SEND_ONLY_WITH_IMMEDIATE, 0x25,				\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_MM_IMM)	\
+	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_MM_IMM)		\
 	X(UC_RDMA_WRITE_FIRST, 0x26,					\
 	  SROCE_MM_WRITE | SROCE_M_START | SROCE_M_RETH)		\
 	X(UC_RDMA_WRITE_MIDDLE, 0x27, SROCE_MM_WRITE | SROCE_M_MIDDLE)	\
 	X(UC_RDMA_WRITE_LAST, 0x28, SROCE_MM_WRITE | SROCE_M_END)	\
 	X(UC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 0x29,			\
-	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_MM_IMM)		\
+	  SROCE_MM_WRITE | SROCE_M_END | SROCE_M_RWR | SROCE_MM_IMM)	\
 	X(UC_RDMA_WRITE_ONLY, 0x2a,					\
 	  SROCE_MM_WRITE | SROCE_M_ONLY | SROCE_M_RETH)			\
 	X(UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, 0x2b,			\
-	  SROCE_MM_WRITE | SROCE_MM_DONE | SROCE_M_START |		\
-	  SROCE_M_RETH | SROCE_MM_IMM)					\
+	  SROCE_MM_WRITE | SROCE_MM_SONLY | SROCE_M_RETH | SROCE_MM_IMM) \
 	X(UD_SEND_ONLY, 0x64,						\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START | SROCE_M_DETH)	\
+	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_M_DETH)		\
 	X(UD_SEND_ONLY_WITH_IMMEDIATE, 0x65,				\
-	  SROCE_MM_SEND | SROCE_MM_DONE | SROCE_M_START |		\
-	  SROCE_M_DETH | SROCE_MM_IMM)
+	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_M_DETH | SROCE_MM_IMM)
 
 #define SROCE_OPCODE_ENUM(name, val, mask)	SROCE_OP_##name = (val),
 enum sroce_opcode {
@@ -192,12 +190,27 @@ bool sroce_req_len_ok(u32 mask, u32 payload_len, u32 pmtu);
 /* sroce_opcode_qpt - QP type an opcode belongs to, or -EINVAL */
 int sroce_opcode_qpt(u8 opcode);
 
-/* Work-request kinds (the verbs-level operation a WQE asks for). */
+/*
+ * Work-request kinds (the verbs-level operation a WQE asks for).
+ * X(kind, wr, wc): the kind is posted as IB_WR_<wr> (the same value as
+ * IB_UVERBS_WR_<wr> from user space, but for the kernel-only REG_MR) and
+ * completes with IB_WC_<wc>. Those enums are kernel API: the core uses
+ * only the kind, the module expands the rest (sroce_qp.c).
+ */
 #define SROCE_WR_KIND_LIST(X)						\
-	X(SEND) X(SEND_IMM) X(SEND_INV) X(WRITE) X(WRITE_IMM) X(READ)	\
-	X(CMP_SWAP) X(FETCH_ADD) X(LOCAL_INV) X(REG_MR) X(BIND_MW)
+	X(SEND, SEND, SEND)						\
+	X(SEND_IMM, SEND_WITH_IMM, SEND)				\
+	X(SEND_INV, SEND_WITH_INV, SEND)				\
+	X(WRITE, RDMA_WRITE, RDMA_WRITE)				\
+	X(WRITE_IMM, RDMA_WRITE_WITH_IMM, RDMA_WRITE)			\
+	X(READ, RDMA_READ, RDMA_READ)					\
+	X(CMP_SWAP, ATOMIC_CMP_AND_SWP, COMP_SWAP)			\
+	X(FETCH_ADD, ATOMIC_FETCH_AND_ADD, FETCH_ADD)			\
+	X(LOCAL_INV, LOCAL_INV, LOCAL_INV)				\
+	X(REG_MR, REG_MR, REG_MR)					\
+	X(BIND_MW, BIND_MW, BIND_MW)
 
-#define SROCE_WR_KIND_ENUM(name)	SROCE_WR_##name,
+#define SROCE_WR_KIND_ENUM(name, wr, wc)	SROCE_WR_##name,
 enum sroce_wr_kind {
 	SROCE_WR_KIND_LIST(SROCE_WR_KIND_ENUM)
 	SROCE_WR_KIND_COUNT
@@ -207,13 +220,15 @@ enum sroce_wr_kind {
 
 /* Work-request kind flags. */
 #define SROCE_WRF_LOCAL		BIT(0)	/* no packet: executed locally */
-#define SROCE_WRF_REMOTE	BIT(1)	/* needs remote VA + R_Key (R1.6) */
-#define SROCE_WRF_RD_ATOMIC	BIT(2)	/* counts against max_rd_atomic */
-#define SROCE_WRF_INLINE	BIT(3)	/* may be posted with inline data */
-#define SROCE_WRF_IMM		BIT(4)
-#define SROCE_WRF_INV		BIT(5)
-#define SROCE_WRF_ATOMIC	BIT(6)
-#define SROCE_WRF_MULTI		BIT(7)	/* may span several packets */
+#define SROCE_WRF_READ		BIT(1)	/* RDMA READ */
+#define SROCE_WRF_ATOMIC	BIT(2)	/* one packet, 8 bytes back */
+/* READ or ATOMIC: counts against max_rd_atomic (R2.7), has a response */
+#define SROCE_WRF_RD_ATOMIC	(SROCE_WRF_READ | SROCE_WRF_ATOMIC)
+#define SROCE_WRF_IMM		BIT(3)	/* carries immediate data */
+#define SROCE_WRF_INV		BIT(4)	/* carries an R_Key to invalidate */
+#define SROCE_WRF_RDMA		BIT(5)	/* remote VA and R_Key, wr.rdma */
+#define SROCE_WRF_REG		BIT(6)	/* MR, key, access of a kernel REG_MR */
+#define SROCE_WRF_RWQE		BIT(7)	/* consumes a receive WQE (R1.6) */
 
 /**
  * struct sroce_wr_kind_info - static facts about one work-request kind
@@ -228,6 +243,12 @@ struct sroce_wr_kind_info {
 };
 
 extern const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT];
+
+/* sroce_wr_kind_flags - SROCE_WRF_* of @kind, which must be valid */
+static inline u8 sroce_wr_kind_flags(enum sroce_wr_kind kind)
+{
+	return sroce_wr_kind_table[kind].flags;
+}
 
 /* Position of a packet within its message (R1.3). */
 enum sroce_pkt_pos {
@@ -258,5 +279,7 @@ const char *sroce_wr_kind_name(enum sroce_wr_kind kind);
  */
 int sroce_wr_opcode(enum sroce_qp_type qpt, enum sroce_wr_kind kind,
 		    enum sroce_pkt_pos pos);
+/* sroce_read_resp_opcode - RDMA READ response at valid @pos (R1.3) */
+u8 sroce_read_resp_opcode(enum sroce_pkt_pos pos);
 
 #endif /* SROCE_CORE_OPCODE_H */

@@ -18,7 +18,7 @@
 #define ATM	SROCE_M_ATOMIC
 #define IMM	SROCE_M_IMM
 #define INV	SROCE_M_INV
-#define DONE	(SROCE_M_COMP | SROCE_M_RWR)
+#define RWR	SROCE_M_RWR	/* the receive WQE is taken here */
 
 struct exp_op {
 	u8 op;
@@ -32,17 +32,17 @@ struct exp_op {
 
 #define SEND_OPS(p, base)						\
 	{ base + 0x00, #p "_SEND_FIRST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | ST },						\
+	  REQ | SND | ST | RWR },					\
 	{ base + 0x01, #p "_SEND_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
 	  REQ | SND | MID },						\
 	{ base + 0x02, #p "_SEND_LAST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | END | DONE },					\
+	  REQ | SND | END },						\
 	{ base + 0x03, #p "_SEND_LAST_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | DONE | IMM },	\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | IMM },		\
 	{ base + 0x04, #p "_SEND_ONLY", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | ST | END | DONE },				\
+	  REQ | SND | ST | END | RWR },					\
 	{ base + 0x05, #p "_SEND_ONLY_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | DONE | IMM },	\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | RWR | IMM },	\
 	{ base + 0x06, #p "_RDMA_WRITE_FIRST", 28,			\
 	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST },			\
 	{ base + 0x07, #p "_RDMA_WRITE_MIDDLE", 12,			\
@@ -50,11 +50,11 @@ struct exp_op {
 	{ base + 0x08, #p "_RDMA_WRITE_LAST", 12,			\
 	  0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | END },			\
 	{ base + 0x09, #p "_RDMA_WRITE_LAST_WITH_IMMEDIATE", 16,	\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | DONE },	\
+	  0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | RWR },	\
 	{ base + 0x0a, #p "_RDMA_WRITE_ONLY", 28,			\
 	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST | END },		\
 	{ base + 0x0b, #p "_RDMA_WRITE_ONLY_WITH_IMMEDIATE", 32,	\
-	  0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | DONE }
+	  0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | RWR }
 
 static const struct exp_op exp_ops[] = {
 	SEND_OPS(RC, 0x00),
@@ -77,14 +77,14 @@ static const struct exp_op exp_ops[] = {
 	{ 0x14, "RC_FETCH_ADD", 40, 0, 0, 12, 0, 0, 0, 0, 0,
 	  REQ | ATM | ST | END },
 	{ 0x16, "RC_SEND_LAST_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
-	  REQ | SND | END | DONE | INV },
+	  REQ | SND | END | INV },
 	{ 0x17, "RC_SEND_ONLY_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
-	  REQ | SND | ST | END | DONE | INV },
+	  REQ | SND | ST | END | RWR | INV },
 	SEND_OPS(UC, 0x20),
 	{ 0x64, "UD_SEND_ONLY", 20, 12, 0, 0, 0, 0, 0, 0, 1,
-	  REQ | SND | ST | END | DONE },
+	  REQ | SND | ST | END | RWR },
 	{ 0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", 24, 12, 0, 0, 0, 0, 20, 0, 1,
-	  REQ | SND | ST | END | DONE | IMM },
+	  REQ | SND | ST | END | RWR | IMM },
 };
 
 static const struct exp_op *find_exp(unsigned int op)
@@ -205,9 +205,9 @@ TEST(opcode_semantic_invariants)
 			EXPECT_FALSE(m & SROCE_M_RWR);
 		if (m & SROCE_M_WRITE)
 			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_IMM));
-		EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_COMP));
+		/* a SEND takes its receive WQE at its first packet */
 		if ((m & SROCE_M_SEND))
-			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_END));
+			EXPECT_EQ(!!(m & SROCE_M_RWR), !!(m & SROCE_M_START));
 		EXPECT_EQ(i->length % 4, 0);
 		EXPECT_TRUE(i->name);
 	}
@@ -240,10 +240,76 @@ TEST(wr_kind_allowed_matrix)
 	EXPECT_FALSE(sroce_wr_kind_allowed(SROCE_QPT_RC, SROCE_WR_KIND_COUNT));
 	EXPECT_STREQ(sroce_wr_kind_name(SROCE_WR_FETCH_ADD), "FETCH_ADD");
 	EXPECT_STREQ(sroce_wr_kind_name(SROCE_WR_KIND_COUNT), "UNKNOWN");
-	EXPECT_TRUE(sroce_wr_kind_table[SROCE_WR_READ].flags &
+}
+
+/*
+ * Each kind's facts, typed from the IBA and the verbs API rather than
+ * from the table: the IB_WR_ / IB_WC_ names it maps to (kernel/sroce_qp.c
+ * expands them from SROCE_WR_KIND_LIST), whether it is a local operation,
+ * a READ or an ATOMIC (both take a max_rd_atomic credit, R2.7), which
+ * kernel WR fields it carries, and whether the message consumes a receive
+ * WQE at the responder (SEND and WRITE with immediate only, R1.6).
+ */
+#define LOC	SROCE_WRF_LOCAL
+#define RDF	SROCE_WRF_READ
+#define ATF	SROCE_WRF_ATOMIC
+#define IMF	SROCE_WRF_IMM
+#define INF	SROCE_WRF_INV
+#define RDMAF	SROCE_WRF_RDMA
+#define REGF	SROCE_WRF_REG
+#define RWQE	SROCE_WRF_RWQE
+
+static const struct {
+	const char *wr, *wc;
+	u8 flags;
+} exp_kind[SROCE_WR_KIND_COUNT] = {
+	[SROCE_WR_SEND]      = { "SEND", "SEND", RWQE },
+	[SROCE_WR_SEND_IMM]  = { "SEND_WITH_IMM", "SEND", RWQE | IMF },
+	[SROCE_WR_SEND_INV]  = { "SEND_WITH_INV", "SEND", RWQE | INF },
+	[SROCE_WR_WRITE]     = { "RDMA_WRITE", "RDMA_WRITE", RDMAF },
+	[SROCE_WR_WRITE_IMM] = { "RDMA_WRITE_WITH_IMM", "RDMA_WRITE",
+				 RDMAF | IMF | RWQE },
+	[SROCE_WR_READ]      = { "RDMA_READ", "RDMA_READ", RDMAF | RDF },
+	[SROCE_WR_CMP_SWAP]  = { "ATOMIC_CMP_AND_SWP", "COMP_SWAP", ATF },
+	[SROCE_WR_FETCH_ADD] = { "ATOMIC_FETCH_AND_ADD", "FETCH_ADD", ATF },
+	[SROCE_WR_LOCAL_INV] = { "LOCAL_INV", "LOCAL_INV", LOC | INF },
+	[SROCE_WR_REG_MR]    = { "REG_MR", "REG_MR", LOC | REGF },
+	[SROCE_WR_BIND_MW]   = { "BIND_MW", "BIND_MW", LOC },
+};
+
+#define KIND_IB_NAMES(kind, wr, wc)	[SROCE_WR_##kind] = { #wr, #wc },
+static const char *const list_ib[SROCE_WR_KIND_COUNT][2] = {
+	SROCE_WR_KIND_LIST(KIND_IB_NAMES)
+};
+
+TEST(wr_kind_facts)
+{
+	int k;
+
+	for (k = 0; k < SROCE_WR_KIND_COUNT; k++) {
+		u8 f = sroce_wr_kind_flags(k);
+
+		EXPECT_STREQ(list_ib[k][0], exp_kind[k].wr);
+		EXPECT_STREQ(list_ib[k][1], exp_kind[k].wc);
+		EXPECT_EQ(f, exp_kind[k].flags);
+		EXPECT_EQ(!!(f & SROCE_WRF_RD_ATOMIC),
+			  k == SROCE_WR_READ || k == SROCE_WR_CMP_SWAP ||
+			  k == SROCE_WR_FETCH_ADD);
+		if (f != exp_kind[k].flags)
+			TH_LOG("kind %s", sroce_wr_kind_name(k));
+	}
+	/* the IBA facts the brief of each flag names */
+	EXPECT_TRUE(sroce_wr_kind_flags(SROCE_WR_WRITE_IMM) & SROCE_WRF_RWQE);
+	EXPECT_FALSE(sroce_wr_kind_flags(SROCE_WR_WRITE) & SROCE_WRF_RWQE);
+	EXPECT_FALSE(sroce_wr_kind_flags(SROCE_WR_READ) & SROCE_WRF_RWQE);
+	EXPECT_TRUE(sroce_wr_kind_flags(SROCE_WR_READ) & SROCE_WRF_RD_ATOMIC);
+	EXPECT_TRUE(sroce_wr_kind_flags(SROCE_WR_CMP_SWAP) &
 		    SROCE_WRF_RD_ATOMIC);
-	EXPECT_TRUE(sroce_wr_kind_table[SROCE_WR_REG_MR].flags &
-		    SROCE_WRF_LOCAL);
+	EXPECT_TRUE(sroce_wr_kind_flags(SROCE_WR_FETCH_ADD) &
+		    SROCE_WRF_RD_ATOMIC);
+	EXPECT_FALSE(sroce_wr_kind_flags(SROCE_WR_WRITE) & SROCE_WRF_RD_ATOMIC);
+	EXPECT_TRUE(sroce_wr_kind_flags(SROCE_WR_SEND_INV) & SROCE_WRF_INV);
+	EXPECT_TRUE(sroce_wr_kind_flags(SROCE_WR_REG_MR) & SROCE_WRF_LOCAL);
 }
 
 /* seed-rules R1.3: FIRST/MIDDLE/LAST/ONLY opcode choice */
@@ -336,11 +402,35 @@ TEST(wr_opcode_consistency)
 					EXPECT_EQ(!!(i->mask & SROCE_M_RETH),
 						  p == SROCE_POS_FIRST ||
 						  p == SROCE_POS_ONLY);
+				/* the kind's flags say what its packets are */
+				EXPECT_EQ(!!(i->mask & SROCE_M_READ),
+					  !!(ki->flags & SROCE_WRF_READ));
+				EXPECT_EQ(!!(i->mask & SROCE_M_ATOMIC),
+					  !!(ki->flags & SROCE_WRF_ATOMIC));
+				EXPECT_EQ(!!(i->mask & SROCE_M_ATMETH),
+					  !!(ki->flags & SROCE_WRF_ATOMIC));
+				if (p == SROCE_POS_FIRST || p == SROCE_POS_ONLY)
+					EXPECT_EQ(!!(i->mask & SROCE_M_RETH),
+						  !!(ki->flags & SROCE_WRF_RDMA));
+				if (i->mask & SROCE_M_RWR)
+					EXPECT_TRUE(ki->flags & SROCE_WRF_RWQE);
+				if (p == SROCE_POS_ONLY)
+					EXPECT_EQ(!!(i->mask & SROCE_M_RWR),
+						  !!(ki->flags & SROCE_WRF_RWQE));
 			}
 		}
 	}
 	/* RC: 5 multi-packet kinds x 4 + 3 single; UC: 4 x 4; UD: 2 */
 	ASSERT_EQ(n, 23 + 16 + 2);
+}
+
+/* seed-rules R1.3: READ responses FIRST/MIDDLE/LAST/ONLY */
+TEST(read_resp_opcode)
+{
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_FIRST), 0x0d);
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_MIDDLE), 0x0e);
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_LAST), 0x0f);
+	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_ONLY), 0x10);
 }
 
 TEST(pkt_pos_helper)
