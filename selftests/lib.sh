@@ -126,6 +126,28 @@ devinfo_field() {
 # line of its own). The same expression scans the console on the host.
 KERNEL_REPORT_RE='BUG|WARNING|Oops|general protection|Kernel panic|refcount_t|suspected memory leak|UBSAN|KASAN|KFENCE|INFO: task|INFO: possible|INFO: rcu|inconsistent lock state|non-static key'
 # ... since the mark set by dmesg_mark.
+# The value (kB) of one /proc/meminfo field, e.g. meminfo Slab.
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# Reclaimable caches dropped, and frees deferred past an RCU grace period
+# (kfree_rcu batches every few seconds) given time to happen: before a
+# memory baseline and before comparing with it.
+settle_mem() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 3
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# Tasks in uninterruptible sleep, with their kernel stacks, as "# " lines.
+d_state() {
+	local p
+	for p in $(ps -eo pid=,stat= | awk '$2 ~ /^D/ { print $1 }'); do
+		echo "# D state: $(cat /proc/"$p"/comm 2>/dev/null) ($p)"
+		sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null
+	done
+}
+
 dmesg_mark() { DMESG_MARK=$(dmesg | wc -l); }
 dmesg_bugs() {
 	dmesg | tail -n +"$((${DMESG_MARK:-0} + 1))" | grep -E "$KERNEL_REPORT_RE" || true

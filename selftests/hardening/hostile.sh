@@ -23,17 +23,6 @@ VICTIM=$TOOLS/hard_victim
 INJECTOR=$SELFTESTS_DIR/hardening/hostile.py
 [ -x "$VICTIM" ] || fail "$VICTIM is not built (scripts/build-selftests.sh)"
 
-meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
-
-# Reclaimable caches dropped, and frees deferred past an RCU grace period
-# (kfree_rcu batches every few seconds) given time to happen.
-settle_mem() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	sleep 3
-	echo 3 >/proc/sys/vm/drop_caches
-}
-
 rping_listening() {
 	ip netns exec "$1" rdma resource show cm_id 2>/dev/null | grep -q "LISTEN.*:7174"
 }

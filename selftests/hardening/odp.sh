@@ -14,24 +14,6 @@ PROG=$TOOLS/hard_odp
 [ -x "$PROG" ] || fail "$PROG is not built (scripts/build-selftests.sh)"
 for a in "$@"; do [ "$a" = -l ] && exec "$PROG" -l; done
 
-meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
-
-# Reclaimable caches dropped; frees deferred past a grace period done.
-settle_mem() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	sleep 3
-	echo 3 >/proc/sys/vm/drop_caches
-}
-
-d_state() {
-	local p
-	for p in $(ps -eo pid=,stat= | awk '$2 ~ /^D/ { print $1 }'); do
-		echo "# D state: $(cat /proc/"$p"/comm 2>/dev/null) ($p)"
-		sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null
-	done
-}
-
 dmesg_mark
 dp_up
 settle_mem

@@ -31,15 +31,6 @@ traffic() {
 	CLIENTS+=($!)
 }
 
-# Tasks in uninterruptible sleep, with their kernel stacks.
-d_state() {
-	local p
-	for p in $(ps -eo pid=,stat= | awk '$2 ~ /^D/ { print $1 }'); do
-		echo "# D state: $(cat /proc/"$p"/comm 2>/dev/null) ($p)"
-		sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null
-	done
-}
-
 # Every PID given gone within 30 s; SIGKILL at 10 s.
 all_gone() {
 	local end=$((SECONDS + 30)) killed=0 p left

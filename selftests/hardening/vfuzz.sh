@@ -45,12 +45,6 @@ VMALLOC_TOL_KB=${VFUZZ_VMALLOC_TOL_KB:-4096}
 [ -x "$PROG" ] || fail "$PROG is not built (scripts/build-selftests.sh)"
 command -v setpriv >/dev/null || skip "no setpriv in the guest"
 
-meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
-settle() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	sleep 3	# RCU-deferred frees (kfree_rcu, call_rcu) run meanwhile
-}
 # "dev type count" lines of `rdma res show` (objects per device).
 res_counts() {
 	rdma res show 2>/dev/null | tr -s ' ' | sed 's/^[0-9]*: //' |
@@ -81,7 +75,7 @@ dp_up
 # What rdma-core's udev rules give every user; the guest has no udev.
 chmod 0666 /dev/infiniband/uverbs* || fail "chmod uverbs"
 
-settle
+settle_mem
 res0=$(res_counts)
 slab0=$(meminfo Slab) sunr0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
 kw0=$(kworker_jiffies)
@@ -157,7 +151,7 @@ fi
 rm -f "$dstate" "$out"
 
 # Everything the fuzzer made is gone once its process is.
-settle
+settle_mem
 res1=$(res_counts)
 if [ "$res0" != "$res1" ]; then
 	diff <(echo "$res0") <(echo "$res1") | sed 's/^/# rdma res: /'
