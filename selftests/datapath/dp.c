@@ -88,6 +88,16 @@ struct dp_saved_params {
 };
 static struct dp_saved_params *dp_saved;
 
+int dp_time_scale = 1;
+
+__attribute__((constructor)) static void dp_time_scale_init(void)
+{
+	const char *s = getenv("SROCE_TIME_SCALE");
+	int v = s ? atoi(s) : 1;
+
+	dp_time_scale = v >= 1 && v <= 100 ? v : 1;
+}
+
 static int dp_param_write(const char *name, const char *val)
 {
 	char path[128];
