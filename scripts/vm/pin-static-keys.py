@@ -9,20 +9,15 @@
 # any test:
 # - hold the keys the tests would switch on and off many times: packet
 #   timestamps (SO_TIMESTAMP: every ping) and UDP encapsulation (every
-#   tunnel socket: each sroce and rxe link), and a memory cgroup (the
-#   memcg socket and BPF keys go on with the first one and off with the
-#   last: limits.sh makes and removes one). A key that stays on is never
+#   tunnel socket: each sroce and rxe link). A key that stays on is never
 #   rewritten;
 # - send a little TCP and UDP over loopback, so that the one-shot keys
 #   (the hash secrets' DO_ONCE) flip now, on an idle guest.
 # Prints "pinned" when done, then sleeps holding the sockets.
-import os
 import signal
 import socket
 import sys
 
-CGROUP = "/sys/fs/cgroup"
-CGROUP2_MAGIC = 0x63677270
 SO_TIMESTAMP = 29        # <asm-generic/socket.h>; Python does not name it
 UDP_ENCAP = 100          # <linux/udp.h>
 UDP_ENCAP_L2TPINUDP = 3  # no receive hook: the socket stays a plain one
@@ -32,14 +27,6 @@ stamp.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
 # An IPv6 socket turns on both the IPv6 and the IPv4 encapsulation key.
 encap = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 encap.setsockopt(socket.IPPROTO_UDP, UDP_ENCAP, UDP_ENCAP_L2TPINUDP)
-
-# A memory cgroup for the whole run (cgroup v2, mounted if it is not).
-if os.system(f"stat -f -c %t {CGROUP} | grep -qx {CGROUP2_MAGIC:x} || "
-             f"mount -t cgroup2 none {CGROUP}") != 0:
-    sys.exit("cannot mount cgroup2 on " + CGROUP)
-with open(CGROUP + "/cgroup.subtree_control", "w") as f:
-    f.write("+memory")
-os.makedirs(CGROUP + "/sroce-pin-keys", exist_ok=True)
 
 for family, addr in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
     with socket.socket(family, socket.SOCK_STREAM) as srv:
