@@ -96,6 +96,58 @@ static inline void sroce_count_add(struct sroce_dev *sdev,
 	atomic64_add(n, &sdev->counters[c]);
 }
 
+/* The limit query_device reports for @type. */
+static inline u32 sroce_obj_max(const struct sroce_dev *sdev,
+				enum sroce_obj_type type)
+{
+	const struct ib_device_attr *a = &sdev->attr;
+
+	switch (type) {
+	case SROCE_OBJ_PD:
+		return a->max_pd;
+	case SROCE_OBJ_AH:
+		return a->max_ah;
+	case SROCE_OBJ_CQ:
+		return a->max_cq;
+	case SROCE_OBJ_SRQ:
+		return a->max_srq;
+	case SROCE_OBJ_QP:
+		return a->max_qp;
+	case SROCE_OBJ_MR:
+		return a->max_mr;
+	case SROCE_OBJ_MW:
+		return a->max_mw;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * sroce_obj_get - count a new object against the device's limit
+ * @sdev: the device
+ * @type: the object's type
+ *
+ * Any context. Returns 0, or -ENOMEM if the device already has as many
+ * objects of @type as query_device advertises. -ENOMEM, not rxe's -EINVAL:
+ * the arguments are fine, the device is out of a resource, as mlx5 says
+ * when its firmware runs out and as sroce's own full key/QPN tables say.
+ * Each success is paired with one sroce_obj_put(), on destroy or on the
+ * create's error path.
+ */
+static inline int sroce_obj_get(struct sroce_dev *sdev,
+				enum sroce_obj_type type)
+{
+	if (!atomic_add_unless(&sdev->nobj[type], 1, sroce_obj_max(sdev, type)))
+		return -ENOMEM;
+	return 0;
+}
+
+static inline void sroce_obj_put(struct sroce_dev *sdev,
+				 enum sroce_obj_type type)
+{
+	WARN_ON_ONCE(atomic_dec_return(&sdev->nobj[type]) < 0);
+}
+
 struct sroce_ucontext {
 	struct ib_ucontext ibuc;
 };
@@ -152,7 +204,5 @@ extern const struct attribute_group sroce_dev_attr_group;
 /* sroce_verbs.c */
 extern const struct ib_device_ops sroce_dev_ops;
 void sroce_init_device_attrs(struct sroce_dev *sdev);
-int sroce_obj_get(struct sroce_dev *sdev, enum sroce_obj_type type);
-void sroce_obj_put(struct sroce_dev *sdev, enum sroce_obj_type type);
 
 #endif /* SROCE_H */

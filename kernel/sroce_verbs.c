@@ -84,55 +84,6 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	strscpy(ibdev->node_desc, "sroce", sizeof(ibdev->node_desc));
 }
 
-/* The limit query_device reports for @type. */
-static u32 sroce_obj_max(const struct sroce_dev *sdev, enum sroce_obj_type type)
-{
-	const struct ib_device_attr *a = &sdev->attr;
-
-	switch (type) {
-	case SROCE_OBJ_PD:
-		return a->max_pd;
-	case SROCE_OBJ_AH:
-		return a->max_ah;
-	case SROCE_OBJ_CQ:
-		return a->max_cq;
-	case SROCE_OBJ_SRQ:
-		return a->max_srq;
-	case SROCE_OBJ_QP:
-		return a->max_qp;
-	case SROCE_OBJ_MR:
-		return a->max_mr;
-	case SROCE_OBJ_MW:
-		return a->max_mw;
-	default:
-		return 0;
-	}
-}
-
-/**
- * sroce_obj_get - count a new object against the device's limit
- * @sdev: the device
- * @type: the object's type
- *
- * Any context. Returns 0, or -ENOMEM if the device already has as many
- * objects of @type as query_device advertises. -ENOMEM, not rxe's -EINVAL:
- * the arguments are fine, the device is out of a resource, as mlx5 says
- * when its firmware runs out and as sroce's own full key/QPN tables say.
- * Each success is paired with one sroce_obj_put(), on destroy or on the
- * create's error path.
- */
-int sroce_obj_get(struct sroce_dev *sdev, enum sroce_obj_type type)
-{
-	if (!atomic_add_unless(&sdev->nobj[type], 1, sroce_obj_max(sdev, type)))
-		return -ENOMEM;
-	return 0;
-}
-
-void sroce_obj_put(struct sroce_dev *sdev, enum sroce_obj_type type)
-{
-	WARN_ON_ONCE(atomic_dec_return(&sdev->nobj[type]) < 0);
-}
-
 static int sroce_query_device(struct ib_device *ibdev,
 			      struct ib_device_attr *attr,
 			      struct ib_udata *udata)
