@@ -23,6 +23,7 @@
 #include "sroce_counters.h"
 #include "sroce_fault.h"
 #include "sroce_mcast.h"
+#include "sroce_param.h"
 
 #define DRV_NAME "sroce"
 
@@ -94,6 +95,30 @@ static inline void sroce_count_add(struct sroce_dev *sdev,
 				   enum sroce_counter c, u64 n)
 {
 	atomic64_add(n, &sdev->counters[c]);
+}
+
+/*
+ * The port is the netdev: active while it is up and operational. Read by
+ * query_port, the port events and the engines (any context, no lock).
+ */
+static inline enum ib_port_state sroce_port_state(struct sroce_dev *sdev)
+{
+	struct net_device *ndev = sdev->ndev;
+
+	return netif_running(ndev) && netif_oper_up(ndev) ?
+	       IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
+
+/* Largest IB MTU whose packets, with every header, fit the netdev MTU. */
+static inline enum ib_mtu sroce_active_mtu(struct sroce_dev *sdev)
+{
+	int room = (int)READ_ONCE(sdev->ndev->mtu) - SROCE_MAX_HDR_OVERHEAD;
+	enum ib_mtu mtu;
+
+	for (mtu = IB_MTU_4096; mtu > IB_MTU_256; mtu--)
+		if (ib_mtu_enum_to_int(mtu) <= room)
+			break;
+	return mtu;
 }
 
 /* The limit query_device reports for @type. */
@@ -194,11 +219,9 @@ struct sroce_dev *sroce_dev_get_by_netdev(struct net_device *ndev);
 void sroce_dev_list_add(struct sroce_dev *sdev);
 void sroce_dev_list_del(struct sroce_dev *sdev);
 
-/* sroce_device.c: device life cycle and port state */
+/* sroce_device.c: device life cycle and port events */
 int sroce_newlink(const char *ibdev_name, struct net_device *ndev);
 void sroce_port_update(struct sroce_dev *sdev);
-enum ib_port_state sroce_port_state(struct sroce_dev *sdev);
-enum ib_mtu sroce_active_mtu(struct sroce_dev *sdev);
 extern const struct attribute_group sroce_dev_attr_group;
 
 /* sroce_verbs.c */

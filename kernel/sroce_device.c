@@ -39,26 +39,6 @@ const struct attribute_group sroce_dev_attr_group = {
 	.attrs = sroce_dev_attrs,
 };
 
-enum ib_port_state sroce_port_state(struct sroce_dev *sdev)
-{
-	struct net_device *ndev = sdev->ndev;
-
-	return netif_running(ndev) && netif_oper_up(ndev) ?
-	       IB_PORT_ACTIVE : IB_PORT_DOWN;
-}
-
-/* Largest IB MTU whose packets, with every header, fit the netdev MTU. */
-enum ib_mtu sroce_active_mtu(struct sroce_dev *sdev)
-{
-	int room = (int)READ_ONCE(sdev->ndev->mtu) - SROCE_MAX_HDR_OVERHEAD;
-	enum ib_mtu mtu;
-
-	for (mtu = IB_MTU_4096; mtu > IB_MTU_256; mtu--)
-		if (ib_mtu_enum_to_int(mtu) <= room)
-			break;
-	return mtu;
-}
-
 /**
  * sroce_port_update - report a change of the port state
  * @sdev: the device; the caller holds an ib_device reference
