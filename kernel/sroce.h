@@ -4,7 +4,7 @@
  *
  * Device-level locks (Documentation/locking.md has every lock and the
  * order they nest in):
- *   sroce_link_mutex (sroce_main.c; serialises newlink only, never taken
+ *   sroce_link_mutex (sroce_device.c; serialises newlink only, never taken
  *                     under RTNL), then sroce_net_mutex (sroce_net.c) or
  *                     sroce_dev_lock, one after the other
  *   RTNL (netdev notifier context), then sroce_dev_lock or
@@ -48,7 +48,7 @@ struct sroce_dev {
 	struct net_device *ndev;	/* reference held by ib_device_set_netdev */
 	struct ib_device_attr attr;	/* what query_device reports */
 
-	/* Protected by sroce_dev_lock. */
+	/* Protected by sroce_dev_lock (sroce_device.c). */
 	struct list_head list;
 
 	/* Protected by port_lock: the last port state reported by an event. */
@@ -214,18 +214,14 @@ static inline gfp_t sroce_user_gfp(bool user)
 #define sroce_dbg_dev(sdev, fmt, ...) \
 	ibdev_dbg(&(sdev)->ibdev, "%s: " fmt, __func__, ##__VA_ARGS__)
 
-/* sroce_main.c: device registry */
-struct sroce_dev *sroce_dev_get_by_netdev(struct net_device *ndev);
-void sroce_dev_list_add(struct sroce_dev *sdev);
-void sroce_dev_list_del(struct sroce_dev *sdev);
-
-/* sroce_device.c: device life cycle and port events */
+/* sroce_device.c: device registry, life cycle and port events */
 int sroce_newlink(const char *ibdev_name, struct net_device *ndev);
+struct sroce_dev *sroce_dev_get_by_netdev(struct net_device *ndev);
+void sroce_dev_unregister_all(void);
 void sroce_port_update(struct sroce_dev *sdev);
-extern const struct attribute_group sroce_dev_attr_group;
 
-/* sroce_verbs.c */
-extern const struct ib_device_ops sroce_dev_ops;
+/* sroce_verbs.c: device, port, context and PD verbs */
+extern const struct ib_device_ops sroce_verbs_ops;
 void sroce_init_device_attrs(struct sroce_dev *sdev);
 
 #endif /* SROCE_H */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce device life cycle (create on "rdma link add", destroy on
- * "rdma link del", netdev removal or module unload) and port state.
+ * sroce device life cycle: the registry of sroce devices, creation on
+ * "rdma link add", teardown when the core unregisters one ("rdma link
+ * del", netdev removal or module unload), and port events.
  */
 #include <linux/if_arp.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
@@ -22,6 +25,64 @@
 #include "sroce_qp.h"
 #include "sroce_mcast.h"
 
+/* The devices of this module; sroce_dev_lock protects the list. */
+static LIST_HEAD(sroce_dev_list);
+static DEFINE_SPINLOCK(sroce_dev_lock);
+
+/* Serialises newlink so that two links cannot claim one netdev. */
+static DEFINE_MUTEX(sroce_link_mutex);
+
+/**
+ * sroce_dev_get_by_netdev - find the registered sroce device on a netdev
+ * @ndev: the netdev
+ *
+ * Returns the device with an ib_device reference (drop it with
+ * ib_device_put()), or NULL if there is none or it is not (or no longer)
+ * registered.
+ */
+struct sroce_dev *sroce_dev_get_by_netdev(struct net_device *ndev)
+{
+	struct sroce_dev *sdev, *found = NULL;
+
+	spin_lock(&sroce_dev_lock);
+	list_for_each_entry(sdev, &sroce_dev_list, list) {
+		if (sdev->ndev == ndev) {
+			if (ib_device_try_get(&sdev->ibdev))
+				found = sdev;
+			break;
+		}
+	}
+	spin_unlock(&sroce_dev_lock);
+	return found;
+}
+
+/* Returns true if any device, registered or not yet, uses @ndev. */
+static bool sroce_netdev_in_use(struct net_device *ndev)
+{
+	struct sroce_dev *sdev;
+	bool used = false;
+
+	spin_lock(&sroce_dev_lock);
+	list_for_each_entry(sdev, &sroce_dev_list, list)
+		used |= sdev->ndev == ndev;
+	spin_unlock(&sroce_dev_lock);
+	return used;
+}
+
+static void sroce_dev_list_add(struct sroce_dev *sdev)
+{
+	spin_lock(&sroce_dev_lock);
+	list_add_tail(&sdev->list, &sroce_dev_list);
+	spin_unlock(&sroce_dev_lock);
+}
+
+static void sroce_dev_list_del(struct sroce_dev *sdev)
+{
+	spin_lock(&sroce_dev_lock);
+	list_del_init(&sdev->list);
+	spin_unlock(&sroce_dev_lock);
+}
+
 /* libsroce matches devices by this attribute; see Documentation/abi.md. */
 static ssize_t sroce_abi_version_show(struct device *device,
 				      struct device_attribute *attr, char *buf)
@@ -35,7 +96,7 @@ static struct attribute *sroce_dev_attrs[] = {
 	NULL,
 };
 
-const struct attribute_group sroce_dev_attr_group = {
+static const struct attribute_group sroce_dev_attr_group = {
 	.attrs = sroce_dev_attrs,
 };
 
@@ -71,24 +132,63 @@ void sroce_port_update(struct sroce_dev *sdev)
 }
 
 /*
+ * Registration, with the name assigned; dealloc_driver cannot run before
+ * this returns (the core holds a reference until registration ends).
+ */
+static int sroce_enable_driver(struct ib_device *ibdev)
+{
+	sroce_fault_dev_debugfs(to_sroce_dev(ibdev));
+	return 0;
+}
+
+/* Last call for a device being unregistered; ib_dealloc_device follows. */
+static void sroce_dealloc_driver(struct ib_device *ibdev)
+{
+	struct sroce_dev *sdev = to_sroce_dev(ibdev);
+	int i;
+
+	/* The core destroyed every object before calling us. */
+	WARN_ON(!xa_empty(&sdev->qp_xa) || !xa_empty(&sdev->mr_xa) ||
+		!xa_empty(&sdev->srq_xa) || !xa_empty(&sdev->ah_xa));
+	for (i = 0; i < SROCE_NUM_OBJ_TYPES; i++)
+		WARN_ON(atomic_read(&sdev->nobj[i]));
+	xa_destroy(&sdev->qp_xa);
+	xa_destroy(&sdev->mr_xa);
+	xa_destroy(&sdev->srq_xa);
+	xa_destroy(&sdev->ah_xa);
+	sroce_mcast_fini(sdev);
+	sroce_dev_list_del(sdev);
+	sroce_fault_dev_fini(sdev);
+	sroce_net_dev_fini(sdev);
+	pr_info(DRV_NAME ": removed %s\n", dev_name(&ibdev->dev));
+}
+
+/* The driver's identity and the device's own life cycle. */
+static const struct ib_device_ops sroce_device_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_UNKNOWN,
+	.uverbs_abi_ver = SROCE_ABI_VERSION,
+	.device_group = &sroce_dev_attr_group,
+
+	.dealloc_driver = sroce_dealloc_driver,
+	.enable_driver = sroce_enable_driver,
+};
+
+/*
  * Each area of the driver (device, CQ, QP, MR, ...) exports the part of the
  * ib_device_ops it implements; a device gets them all.
  */
 static const struct ib_device_ops *const sroce_area_ops[] = {
-	&sroce_dev_ops,
+	&sroce_device_ops, &sroce_verbs_ops,
 	&sroce_ring_ops, &sroce_cq_ops, &sroce_srq_ops, &sroce_mr_ops, &sroce_mw_ops, &sroce_ah_ops,
 	&sroce_stats_ops, &sroce_qp_ops, &sroce_mcast_ops,
 };
 
-/**
- * sroce_newlink - create and register a sroce device on a netdev
- * @ibdev_name: the name asked for in "rdma link add"
- * @ndev: the netdev; the caller holds a reference for the duration
- *
- * Caller holds sroce_link_mutex and has checked that @ndev has no sroce
- * device. Returns 0 or a negative errno, leaving nothing behind on error.
+/*
+ * Creates and registers a sroce device on @ndev. Caller holds
+ * sroce_link_mutex and has checked that @ndev has no sroce device.
  */
-int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
+static int sroce_dev_create(const char *ibdev_name, struct net_device *ndev)
 {
 	struct ib_device *other;
 	struct sroce_dev *sdev;
@@ -162,4 +262,55 @@ err_dealloc:
 	/* ib_dealloc_device drops the netdev reference taken above. */
 	ib_dealloc_device(&sdev->ibdev);
 	return err;
+}
+
+/**
+ * sroce_newlink - create and register a sroce device on a netdev
+ * @ibdev_name: the name asked for in "rdma link add"
+ * @ndev: the netdev; the caller holds a reference for the duration
+ *
+ * The rdma link type's newlink; process context, not under RTNL. Returns
+ * 0 or a negative errno (-EEXIST if @ndev already has a sroce device),
+ * leaving nothing behind on error.
+ */
+int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	int err;
+
+	mutex_lock(&sroce_link_mutex);
+	if (sroce_netdev_in_use(ndev)) {
+		pr_info_ratelimited(DRV_NAME ": %s already has a sroce device\n",
+				    netdev_name(ndev));
+		err = -EEXIST;
+	} else {
+		err = sroce_dev_create(ibdev_name, ndev);
+	}
+	mutex_unlock(&sroce_link_mutex);
+	return err;
+}
+
+/**
+ * sroce_dev_unregister_all - unregister every sroce device
+ *
+ * Module exit, after the link type and the netdev notifier are gone so
+ * that no device can be added. Returns when each device is gone.
+ */
+void sroce_dev_unregister_all(void)
+{
+	struct sroce_dev *sdev;
+
+	for (;;) {
+		spin_lock(&sroce_dev_lock);
+		sdev = list_first_entry_or_null(&sroce_dev_list,
+						struct sroce_dev, list);
+		if (sdev)
+			get_device(&sdev->ibdev.dev);
+		spin_unlock(&sroce_dev_lock);
+		if (!sdev)
+			break;
+		/* dealloc_driver takes it off the list, here or in queued work */
+		ib_unregister_device(&sdev->ibdev);
+		sroce_dev_list_del(sdev);
+		put_device(&sdev->ibdev.dev);
+	}
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce module entry: rdma link type "sroce", the registry of sroce devices
- * and the netdev notifier that follows their netdevs.
+ * sroce module entry: rdma link type "sroce" and the netdev notifier that
+ * follows the devices' netdevs; the devices themselves are sroce_device.c's.
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -43,83 +43,9 @@ static_assert(SROCE_SAME_ATTR(STATE) &&
 	      SROCE_SAME_ATTR(CAP) &&
 	      SROCE_SAME_ATTR(DEST_QPN));
 
-/* The devices of this module; sroce_dev_lock protects the list. */
-static LIST_HEAD(sroce_dev_list);
-static DEFINE_SPINLOCK(sroce_dev_lock);
-
-/**
- * sroce_dev_get_by_netdev - find the registered sroce device on a netdev
- * @ndev: the netdev
- *
- * Returns the device with an ib_device reference (drop it with
- * ib_device_put()), or NULL if there is none or it is not (or no longer)
- * registered.
- */
-struct sroce_dev *sroce_dev_get_by_netdev(struct net_device *ndev)
-{
-	struct sroce_dev *sdev, *found = NULL;
-
-	spin_lock(&sroce_dev_lock);
-	list_for_each_entry(sdev, &sroce_dev_list, list) {
-		if (sdev->ndev == ndev) {
-			if (ib_device_try_get(&sdev->ibdev))
-				found = sdev;
-			break;
-		}
-	}
-	spin_unlock(&sroce_dev_lock);
-	return found;
-}
-
-/* Returns true if any device, registered or not yet, uses @ndev. */
-static bool sroce_netdev_in_use(struct net_device *ndev)
-{
-	struct sroce_dev *sdev;
-	bool used = false;
-
-	spin_lock(&sroce_dev_lock);
-	list_for_each_entry(sdev, &sroce_dev_list, list)
-		used |= sdev->ndev == ndev;
-	spin_unlock(&sroce_dev_lock);
-	return used;
-}
-
-void sroce_dev_list_add(struct sroce_dev *sdev)
-{
-	spin_lock(&sroce_dev_lock);
-	list_add_tail(&sdev->list, &sroce_dev_list);
-	spin_unlock(&sroce_dev_lock);
-}
-
-void sroce_dev_list_del(struct sroce_dev *sdev)
-{
-	spin_lock(&sroce_dev_lock);
-	list_del_init(&sdev->list);
-	spin_unlock(&sroce_dev_lock);
-}
-
-/* Serialises newlink so that two links cannot claim one netdev. */
-static DEFINE_MUTEX(sroce_link_mutex);
-
-static int sroce_link_newlink(const char *ibdev_name, struct net_device *ndev)
-{
-	int err;
-
-	mutex_lock(&sroce_link_mutex);
-	if (sroce_netdev_in_use(ndev)) {
-		pr_info_ratelimited(DRV_NAME ": %s already has a sroce device\n",
-				    netdev_name(ndev));
-		err = -EEXIST;
-	} else {
-		err = sroce_newlink(ibdev_name, ndev);
-	}
-	mutex_unlock(&sroce_link_mutex);
-	return err;
-}
-
 static struct rdma_link_ops sroce_link_ops = {
 	.type = "sroce",
-	.newlink = sroce_link_newlink,
+	.newlink = sroce_newlink,
 };
 
 static int sroce_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -151,27 +77,6 @@ static int sroce_netdev_event(struct notifier_block *nb, unsigned long event,
 static struct notifier_block sroce_netdev_nb = {
 	.notifier_call = sroce_netdev_event,
 };
-
-/* Unregister every device; returns when each one is gone. */
-static void sroce_unregister_all(void)
-{
-	struct sroce_dev *sdev;
-
-	for (;;) {
-		spin_lock(&sroce_dev_lock);
-		sdev = list_first_entry_or_null(&sroce_dev_list,
-						struct sroce_dev, list);
-		if (sdev)
-			get_device(&sdev->ibdev.dev);
-		spin_unlock(&sroce_dev_lock);
-		if (!sdev)
-			break;
-		/* dealloc_driver takes it off the list, here or in queued work */
-		ib_unregister_device(&sdev->ibdev);
-		sroce_dev_list_del(sdev);
-		put_device(&sdev->ibdev.dev);
-	}
-}
 
 static int __init sroce_init(void)
 {
@@ -210,7 +115,7 @@ static void __exit sroce_exit(void)
 {
 	rdma_link_unregister(&sroce_link_ops);
 	unregister_netdevice_notifier(&sroce_netdev_nb);
-	sroce_unregister_all();
+	sroce_dev_unregister_all();
 	sroce_net_exit();
 	sroce_odp_module_exit();
 	sroce_crc_module_exit();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce verbs: the ib_device_ops table and the device, port, context and PD
- * verbs. Argument checks live here; the objects' work lives in their files.
+ * sroce verbs: the device, port, context and PD verbs and the attributes
+ * query_device reports. Argument checks live here; the objects' work lives
+ * in their files, the device's life cycle in sroce_device.c.
  */
 #include <linux/hrtimer.h>
 #include <net/addrconf.h>
@@ -11,7 +12,6 @@
 #include <rdma/sroce-abi.h>
 
 #include "sroce.h"
-#include "sroce_net.h"
 #include "sroce_param.h"
 #include "timers.h"
 
@@ -194,51 +194,12 @@ static int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-/* Last call for a device being unregistered; ib_dealloc_device follows. */
-/*
- * Registration, with the name assigned; dealloc_driver cannot run before
- * this returns (the core holds a reference until registration ends).
- */
-static int sroce_enable_driver(struct ib_device *ibdev)
-{
-	sroce_fault_dev_debugfs(to_sroce_dev(ibdev));
-	return 0;
-}
-
-static void sroce_dealloc_driver(struct ib_device *ibdev)
-{
-	struct sroce_dev *sdev = to_sroce_dev(ibdev);
-	int i;
-
-	/* The core destroyed every object before calling us. */
-	WARN_ON(!xa_empty(&sdev->qp_xa) || !xa_empty(&sdev->mr_xa) ||
-		!xa_empty(&sdev->srq_xa) || !xa_empty(&sdev->ah_xa));
-	for (i = 0; i < SROCE_NUM_OBJ_TYPES; i++)
-		WARN_ON(atomic_read(&sdev->nobj[i]));
-	xa_destroy(&sdev->qp_xa);
-	xa_destroy(&sdev->mr_xa);
-	xa_destroy(&sdev->srq_xa);
-	xa_destroy(&sdev->ah_xa);
-	sroce_mcast_fini(sdev);
-	sroce_dev_list_del(sdev);
-	sroce_fault_dev_fini(sdev);
-	sroce_net_dev_fini(sdev);
-	pr_info(DRV_NAME ": removed %s\n", dev_name(&ibdev->dev));
-}
-
-const struct ib_device_ops sroce_dev_ops = {
-	.owner = THIS_MODULE,
-	.driver_id = RDMA_DRIVER_UNKNOWN,
-	.uverbs_abi_ver = SROCE_ABI_VERSION,
-	.device_group = &sroce_dev_attr_group,
-
+const struct ib_device_ops sroce_verbs_ops = {
 	.alloc_pd = sroce_alloc_pd,
 	.alloc_ucontext = sroce_alloc_ucontext,
-	.dealloc_driver = sroce_dealloc_driver,
 	.dealloc_pd = sroce_dealloc_pd,
 	.dealloc_ucontext = sroce_dealloc_ucontext,
 	.disassociate_ucontext = sroce_disassociate_ucontext,
-	.enable_driver = sroce_enable_driver,
 	.get_dev_fw_str = sroce_get_dev_fw_str,
 	.get_link_layer = sroce_get_link_layer,
 	.get_port_immutable = sroce_get_port_immutable,
