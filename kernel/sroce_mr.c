@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce memory regions: the key table (shared with windows), user, DMA and
- * fast-registration MRs, and the lookup/copy helpers the engines use.
+ * sroce memory regions: user, DMA and fast-registration MRs (ODP MRs in
+ * sroce_odp.c), and the copy, atomic and invalidation helpers the engines
+ * use. Keys and their lookup are in sroce_key.c.
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
@@ -10,189 +11,15 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce.h"
+#include "sroce_key.h"
 #include "sroce_mr.h"
 #include "sroce_mw.h"
 #include "sroce_odp.h"
 #include "sroce_param.h"
 
-#define SROCE_REMOTE_ACCESS (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
-			     IB_ACCESS_REMOTE_ATOMIC)
-
-static enum sroce_obj_type sroce_key_obj(enum sroce_key_kind kind)
-{
-	return kind == SROCE_KEY_MW ? SROCE_OBJ_MW : SROCE_OBJ_MR;
-}
-
-/**
- * sroce_key_alloc - reserve a key index
- * @sdev: the device
- * @k: the object's key head
- * @kind: MR or MW
- *
- * Process context. The index is reserved, not yet visible to lookups:
- * sroce_key_publish() makes it so once the object is ready. Returns 0 or
- * -ENOMEM (table full or no memory).
- */
-int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
-		    enum sroce_key_kind kind)
-{
-	int err;
-
-	k->kind = kind;
-	refcount_set(&k->ref, 1);
-	init_completion(&k->released);
-	err = sroce_obj_get(sdev, sroce_key_obj(kind));
-	if (err)
-		return err;
-	/* Room for max_mr MRs and max_mw MWs at once. */
-	err = xa_alloc_cyclic_irq(&sdev->mr_xa, &k->index, NULL,
-				  XA_LIMIT(1, SROCE_MAX_MR + SROCE_MAX_MW),
-				  &sdev->mr_next, GFP_KERNEL);
-	if (err < 0) {
-		sroce_obj_put(sdev, sroce_key_obj(kind));
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void sroce_key_publish(struct sroce_dev *sdev, struct sroce_key *k)
-{
-	/* Replaces the reserved entry: no allocation, cannot fail. */
-	xa_store_irq(&sdev->mr_xa, k->index, k, GFP_KERNEL);
-}
-
-/*
- * Takes the index out of the table and waits for the lookups in flight to
- * put their references. Process context (sleeps).
- */
-void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k)
-{
-	xa_erase_irq(&sdev->mr_xa, k->index);
-	sroce_key_put(k);
-	wait_for_completion(&k->released);
-	sroce_obj_put(sdev, sroce_key_obj(k->kind));
-}
-
-/* The object at @key's index with a reference, or NULL. Any context. */
-struct sroce_key *sroce_key_get(struct sroce_dev *sdev, u32 key)
-{
-	struct sroce_key *k;
-	unsigned long flags;
-
-	xa_lock_irqsave(&sdev->mr_xa, flags);
-	k = xa_load(&sdev->mr_xa, key >> 8);
-	if (k && !refcount_inc_not_zero(&k->ref))
-		k = NULL;
-	xa_unlock_irqrestore(&sdev->mr_xa, flags);
-	return k;
-}
-
-void sroce_key_put(struct sroce_key *k)
-{
-	if (refcount_dec_and_test(&k->ref))
-		complete(&k->released);
-}
-
 static u32 sroce_new_key(u32 index)
 {
 	return index << 8 | get_random_u8();
-}
-
-/* Byte range [iova, iova + len) inside [base, base + size)? */
-static bool sroce_range_ok(u64 base, u64 size, u64 iova, u64 len)
-{
-	return iova >= base && len <= size && iova - base <= size - len;
-}
-
-/**
- * sroce_mr_check - the checks of a key on an MR (seed-rules R3.5)
- * @mr: the MR
- * @key: the full key used
- * @remote: @key is an R_Key
- * @pd: the PD of the QP using it
- * @iova: first byte touched
- * @len: bytes touched
- * @access: IB_ACCESS_* the operation needs (0: local read)
- *
- * Any context; takes mr->lock.
- */
-enum sroce_mr_err sroce_mr_check(struct sroce_mr *mr, u32 key, bool remote,
-				 struct sroce_pd *pd, u64 iova, u64 len,
-				 int access)
-{
-	enum sroce_mr_err err = SROCE_MR_OK;
-	unsigned long flags;
-	int allowed;
-
-	spin_lock_irqsave(&mr->lock, flags);
-	/* Local read (access 0) is always allowed; an R_Key gives only remote rights. */
-	allowed = remote ? mr->access & SROCE_REMOTE_ACCESS : mr->access;
-	if (key != (remote ? mr->rkey : mr->lkey))
-		err = SROCE_MR_ERR_KEY;
-	else if (!mr->valid)
-		err = SROCE_MR_ERR_STATE;
-	else if (mr->ibmr.pd != &pd->ibpd)
-		err = SROCE_MR_ERR_PD;
-	else if (!sroce_range_ok(mr->iova, mr->length, iova, len))
-		err = SROCE_MR_ERR_RANGE;
-	else if (access & ~allowed)
-		err = SROCE_MR_ERR_ACCESS;
-	spin_unlock_irqrestore(&mr->lock, flags);
-	return err;
-}
-
-/**
- * sroce_mr_lookup - find the MR behind a key and check an access with it
- * @sdev: the device
- * @key: L_Key or R_Key from an SGE, RETH or ATOMICETH (hostile)
- * @remote: @key is an R_Key (it may then name a memory window)
- * @pd: the PD of the QP doing the access
- * @qp_uid: that QP's sroce_qp.uid (type 2 windows are bound to one QP)
- * @iova: first byte touched
- * @len: bytes touched
- * @access: IB_ACCESS_* needed: LOCAL_WRITE to write into a local MR,
- *          REMOTE_READ/REMOTE_WRITE/REMOTE_ATOMIC for remote operations,
- *          0 to read a local MR
- * @err: set to which check failed (seed-rules R3.5)
- *
- * Any context (softirq included), does not sleep. Returns the MR (for a
- * window, the MR it is bound to) with a reference: sroce_mr_put() it when
- * done, and use sroce_mr_copy() with the same @iova range meanwhile.
- * Returns NULL on failure.
- */
-struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
-				 struct sroce_pd *pd, u64 qp_uid, u64 iova,
-				 u64 len, int access, enum sroce_mr_err *err)
-{
-	struct sroce_key *k = sroce_key_get(sdev, key);
-	struct sroce_mr *mr;
-
-	if (!k) {
-		*err = SROCE_MR_ERR_NO_KEY;
-		return NULL;
-	}
-	if (k->kind == SROCE_KEY_MW) {
-		mr = NULL;
-		if (remote)
-			mr = sroce_mw_resolve(container_of(k, struct sroce_mw, key),
-					      key, pd, qp_uid, iova, len, access, err);
-		else
-			*err = SROCE_MR_ERR_KEY;
-		sroce_key_put(k);
-		return mr;
-	}
-	mr = container_of(k, struct sroce_mr, key);
-	*err = sroce_mr_check(mr, key, remote, pd, iova, len, access);
-	if (*err) {
-		sroce_key_put(k);
-		return NULL;
-	}
-	return mr;
-}
-
-void sroce_mr_put(struct sroce_mr *mr)
-{
-	sroce_key_put(&mr->key);
 }
 
 /*
@@ -331,23 +158,6 @@ int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
 	if (mr->type != SROCE_MR_ODP || !len)
 		return 0;
 	return sroce_odp_prefault(mr, iova, len, write);
-}
-
-/*
- * An ATOMIC on the 8-byte aligned word at @off in @page with a real CPU
- * atomic: atomic against every other CPU and QP, with no global lock.
- */
-void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
-			  u64 swap_add, u64 comp, u64 *orig)
-{
-	u8 *map = kmap_local_page(page);
-	u64 *word = (u64 *)(map + off);
-
-	if (cmp_swap)
-		*orig = cmpxchg64(word, comp, swap_add);
-	else
-		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)word);
-	kunmap_local(map);
 }
 
 /*
@@ -861,7 +671,7 @@ static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		return -EBUSY;
 	/*
 	 * Waits for the packets in flight that looked it up: one packet
-	 * each, never a whole message (see sroce_mr.h).
+	 * each, never a whole message (see sroce_key.h).
 	 */
 	sroce_key_remove(sdev, &mr->key);
 	sroce_mr_release(mr);

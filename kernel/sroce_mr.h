@@ -1,61 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sroce memory regions and the key table they share with memory windows.
- *
- * sdev->mr_xa maps a key index (key >> 8) to a struct sroce_key, the head
- * of a struct sroce_mr or struct sroce_mw; the low byte of a key is its
- * variant. Lookups take the xarray lock (irqsave: engines run in softirq)
- * and a reference; deregistration removes the index and then waits until
- * the last reference is gone, so a looked-up object stays valid until
- * sroce_mr_put(). The engines hold a reference only while they handle one
- * packet or work request, never across the packets of a message (the
- * responder looks the R_Key up for each one), so that wait never depends
- * on a peer.
+ * sroce memory regions and the memory access helpers of the engines. MR
+ * keys live in the key table (sroce_key.h), which also finds the MR behind
+ * a key (sroce_mr_lookup()).
  */
 #ifndef SROCE_MR_H
 #define SROCE_MR_H
 
-#include <linux/completion.h>
+#include <linux/highmem.h>
 #include <linux/mutex.h>
-#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/sroce-abi.h>
 
+#include "sroce_key.h"
+
 struct sroce_dev;
 struct sroce_pd;
-
-enum sroce_key_kind {
-	SROCE_KEY_MR,
-	SROCE_KEY_MW,
-};
-
-/* What sdev->mr_xa holds. */
-struct sroce_key {
-	enum sroce_key_kind kind;	/* constant */
-	u32 index;			/* constant: key >> 8 */
-	refcount_t ref;			/* the table's, plus one per lookup */
-	struct completion released;	/* ref reached zero */
-};
 
 enum sroce_mr_type {
 	SROCE_MR_USER,		/* ib_umem pages */
 	SROCE_MR_DMA,		/* all kernel virtual memory, iova = address */
 	SROCE_MR_FAST,		/* fast registration: page list of kernel VAs */
 	SROCE_MR_ODP,		/* on-demand paging: ib_umem_odp (sroce_odp.c) */
-};
-
-/* Which check a lookup failed (seed-rules R3.5). */
-enum sroce_mr_err {
-	SROCE_MR_OK,
-	SROCE_MR_ERR_NO_KEY,	/* no MR or MW at the key's index */
-	SROCE_MR_ERR_KEY,	/* wrong variant, or an MW key used locally */
-	SROCE_MR_ERR_STATE,	/* not registered / invalidated / unbound */
-	SROCE_MR_ERR_PD,	/* other PD (or other QP, type 2 window) */
-	SROCE_MR_ERR_RANGE,	/* outside the MR's or window's range */
-	SROCE_MR_ERR_ACCESS,	/* access flags forbid the operation */
 };
 
 enum sroce_copy_dir {
@@ -124,31 +93,48 @@ static inline bool sroce_mr_access_ok(int access)
 	       (access & IB_ACCESS_LOCAL_WRITE);
 }
 
+/* Byte range [iova, iova + len) inside [base, base + size)? */
+static inline bool sroce_range_ok(u64 base, u64 size, u64 iova, u64 len)
+{
+	return iova >= base && len <= size && iova - base <= size - len;
+}
+
 static inline struct sroce_mr *to_sroce_mr(struct ib_mr *ibmr)
 {
 	return container_of(ibmr, struct sroce_mr, ibmr);
 }
 
-/* Key table, shared with sroce_mw.c. */
-int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
-		    enum sroce_key_kind kind);
-void sroce_key_publish(struct sroce_dev *sdev, struct sroce_key *k);
-void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k);
-struct sroce_key *sroce_key_get(struct sroce_dev *sdev, u32 key);
-void sroce_key_put(struct sroce_key *k);
+/* Drops the reference of a sroce_mr_lookup() (sroce_key.h). */
+static inline void sroce_mr_put(struct sroce_mr *mr)
+{
+	sroce_key_put(&mr->key);
+}
+
+/*
+ * An ATOMIC on the 8-byte aligned word at @off in @page with a real CPU
+ * atomic: atomic against every other CPU and QP, with no global lock.
+ * For pinned (sroce_mr.c) and ODP (sroce_odp.c) pages alike.
+ */
+static inline void sroce_atomic_on_page(struct page *page, unsigned int off,
+					bool cmp_swap, u64 swap_add, u64 comp,
+					u64 *orig)
+{
+	u8 *map = kmap_local_page(page);
+	u64 *word = (u64 *)(map + off);
+
+	if (cmp_swap)
+		*orig = cmpxchg64(word, comp, swap_add);
+	else
+		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)word);
+	kunmap_local(map);
+}
 
 /* For the engines: see the comments in sroce_mr.c. */
-struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
-				 struct sroce_pd *pd, u64 qp_uid, u64 iova,
-				 u64 len, int access, enum sroce_mr_err *err);
-void sroce_mr_put(struct sroce_mr *mr);
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir);
 int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig);
-void sroce_atomic_on_page(struct page *page, unsigned int off, bool cmp_swap,
-			  u64 swap_add, u64 comp, u64 *orig);
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
 		   void *buf, u32 len, enum sroce_copy_dir dir, int access);
@@ -158,9 +144,6 @@ int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,
 			      u32 key);
 int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,
 		      struct sroce_mr *mr, u32 key, int access);
-enum sroce_mr_err sroce_mr_check(struct sroce_mr *mr, u32 key, bool remote,
-				 struct sroce_pd *pd, u64 iova, u64 len,
-				 int access);
 
 extern const struct ib_device_ops sroce_mr_ops;
 

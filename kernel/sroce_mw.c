@@ -7,6 +7,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce.h"
+#include "sroce_key.h"
 #include "sroce_mr.h"
 #include "sroce_mw.h"
 
@@ -188,58 +189,6 @@ int sroce_mw_invalidate(struct sroce_mw *mw, struct sroce_pd *pd, u32 key)
 		sroce_mw_unbind(mw);
 	spin_unlock_irqrestore(&mw->lock, flags);
 	return err;
-}
-
-/*
- * sroce_mw_resolve - check a remote access through a window
- *
- * For sroce_mr_lookup() (same arguments and contract): the R_Key's
- * variant, the binding, the PD (both types) and for type 2 the QP itself
- * (IBA 10.6.7.2.2: a QP that merely has the binding QP's number, after
- * that one was destroyed, gets no access), the window's range and access,
- * then the MR's own state. Returns the bound MR with a reference, or NULL
- * with *err set.
- */
-struct sroce_mr *sroce_mw_resolve(struct sroce_mw *mw, u32 key,
-				  struct sroce_pd *pd, u64 qp_uid, u64 iova,
-				  u64 len, int access, enum sroce_mr_err *err)
-{
-	struct sroce_mr *mr = NULL;
-	unsigned long flags;
-
-	spin_lock_irqsave(&mw->lock, flags);
-	if (key != mw->rkey)
-		*err = SROCE_MR_ERR_KEY;
-	else if (!mw->bound || !mw->mr)
-		*err = SROCE_MR_ERR_STATE;
-	else if (mw->ibmw.pd != &pd->ibpd ||
-		 (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_uid != qp_uid))
-		*err = SROCE_MR_ERR_PD;
-	else if (iova < mw->addr || len > mw->length ||
-		 iova - mw->addr > mw->length - len)
-		*err = SROCE_MR_ERR_RANGE;
-	else if (access & ~mw->access)
-		*err = SROCE_MR_ERR_ACCESS;
-	else
-		*err = SROCE_MR_OK;
-	if (*err == SROCE_MR_OK) {
-		mr = mw->mr;
-		refcount_inc(&mr->key.ref);	/* the binding holds one */
-	}
-	spin_unlock_irqrestore(&mw->lock, flags);
-	if (!mr)
-		return NULL;
-
-	/* An invalidated fast-reg MR under a window is no longer usable. */
-	spin_lock_irqsave(&mr->lock, flags);
-	if (!mr->valid)
-		*err = SROCE_MR_ERR_STATE;
-	spin_unlock_irqrestore(&mr->lock, flags);
-	if (*err) {
-		sroce_mr_put(mr);
-		return NULL;
-	}
-	return mr;
 }
 
 const struct ib_device_ops sroce_mw_ops = {

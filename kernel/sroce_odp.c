@@ -68,6 +68,7 @@
 #include <rdma/ib_umem_odp.h>
 
 #include "sroce.h"
+#include "sroce_key.h"
 #include "sroce_mr.h"
 #include "sroce_odp.h"
 

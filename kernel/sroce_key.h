@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sroce key table, shared by memory regions and memory windows
+ * (sroce_key.c).
+ *
+ * sdev->mr_xa maps a key index (key >> 8) to a struct sroce_key, the head
+ * of a struct sroce_mr or struct sroce_mw; the low byte of a key is its
+ * variant. Lookups take the xarray lock (irqsave: engines run in softirq)
+ * and a reference; deregistration removes the index and then waits until
+ * the last reference is gone, so a looked-up object stays valid until
+ * sroce_key_put() (sroce_mr_put() for an MR). The engines hold a
+ * reference only while they handle one packet or work request, never
+ * across the packets of a message (the responder looks the R_Key up for
+ * each one), so that wait never depends on a peer.
+ */
+#ifndef SROCE_KEY_H
+#define SROCE_KEY_H
+
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+struct sroce_dev;
+struct sroce_mr;
+struct sroce_pd;
+
+enum sroce_key_kind {
+	SROCE_KEY_MR,
+	SROCE_KEY_MW,
+};
+
+/* What sdev->mr_xa holds. */
+struct sroce_key {
+	enum sroce_key_kind kind;	/* constant */
+	u32 index;			/* constant: key >> 8 */
+	refcount_t ref;			/* the table's, plus one per lookup */
+	struct completion released;	/* ref reached zero */
+};
+
+/* Which check a lookup failed (seed-rules R3.5). */
+enum sroce_mr_err {
+	SROCE_MR_OK,
+	SROCE_MR_ERR_NO_KEY,	/* no MR or MW at the key's index */
+	SROCE_MR_ERR_KEY,	/* wrong variant, or an MW key used locally */
+	SROCE_MR_ERR_STATE,	/* not registered / invalidated / unbound */
+	SROCE_MR_ERR_PD,	/* other PD (or other QP, type 2 window) */
+	SROCE_MR_ERR_RANGE,	/* outside the MR's or window's range */
+	SROCE_MR_ERR_ACCESS,	/* access flags forbid the operation */
+};
+
+int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
+		    enum sroce_key_kind kind);
+void sroce_key_publish(struct sroce_dev *sdev, struct sroce_key *k);
+void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k);
+struct sroce_key *sroce_key_get(struct sroce_dev *sdev, u32 key);
+void sroce_key_put(struct sroce_key *k);
+
+/* For the engines: see the comments in sroce_key.c. */
+struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
+				 struct sroce_pd *pd, u64 qp_uid, u64 iova,
+				 u64 len, int access, enum sroce_mr_err *err);
+
+#endif /* SROCE_KEY_H */
