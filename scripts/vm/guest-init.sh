@@ -39,14 +39,6 @@ if [ ! -d "/lib/modules/$rel" ] && [ -d "/mnt/sroce/build/debug/modules/$rel" ];
 fi
 cd /mnt/sroce || exit 1
 rc=127
-# Hold the static keys the tests would flip (why: pin-static-keys.py).
-coproc PIN { python3 scripts/vm/pin-static-keys.py; }
-pinned=""
-read -r -t 120 pinned <&"${PIN[0]}"
-if [ "$pinned" != pinned ]; then
-	echo "[guest] could not pin the static keys (scripts/vm/pin-static-keys.py)"
-	run="" rc=125
-fi
 if [ -n "$run" ]; then
 	echo "[guest] running $run ${args//,/ }"
 	# shellcheck disable=SC2086
