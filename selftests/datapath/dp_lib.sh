@@ -5,8 +5,8 @@
 # sroce_a and sroce_b on veth_b in netns sroce_b, see lib.sh topo_up and
 # devs_up) or "rxe" (the kernel's rdma_rxe as the reference: rxe0 on a veth
 # in the init namespace, both ends on it, since rxe's UDP socket lives in
-# init_net only). selftests/datapath/rxe/*.sh run the same tests with
-# DP_TARGET=rxe. End A is the server / requester, end B the client.
+# init_net only). run_guest.sh --target rxe runs the tests tagged rxe in
+# tests.list with DP_TARGET=rxe. End A is the server / requester, end B the client.
 # shellcheck shell=bash
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
