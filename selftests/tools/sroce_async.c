@@ -18,22 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <infiniband/verbs.h>
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	if (!list)
-		return NULL;
-	for (i = 0; list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
+#include "../datapath/dp.h"
 
 int main(int argc, char **argv)
 {
@@ -53,7 +38,7 @@ int main(int argc, char **argv)
 	}
 	if (!dev)
 		goto usage;
-	ctx = open_device(dev);
+	ctx = dp_open_ctx(dev);
 	if (!ctx) {
 		fprintf(stderr, "cannot open %s: %s\n", dev, strerror(errno));
 		return 1;
