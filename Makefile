@@ -7,13 +7,14 @@
 #   make check        host unit tests, fuzz smoke, static checks, then the guest selftests in QEMU
 #   make static-checks  sparse (C=2), W=1 and checkpatch --strict of sroce's kernel code
 #   make demo         boot the guest, create two sroce devices, show them working
-#   make vm-test      only the guest selftests
+#   make vm-test      only the guest selftests; T="FILTER..." a subset (tags, directories,
+#                     scripts: T=datapath, T=rxe), TARGET=rxe the rxe-tagged ones on rdma_rxe
 #   make pyverbs      rdma-core 56.1's python test suite against sroce in the guest
 #   make bench        sroce against rdma_rxe and siw in one guest run (Documentation/performance.md)
 #   make bench-odp    the ODP benchmarks (packet damming, packet flood; Documentation/odp.md)
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
-#   make debug-lane    selftests/debug.list on that kernel (SROCE_DEBUG_LANE=1 make check adds it)
+#   make debug-lane    the tests tagged "debug" on that kernel (SROCE_DEBUG_LANE=1 make check adds it)
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -54,7 +55,7 @@ demo:
 	scripts/demo.sh
 
 vm-test: module provider selftests
-	scripts/vm/run-qemu.sh selftests/run_guest.sh
+	scripts/vm/run-qemu.sh selftests/run_guest.sh $(if $(TARGET),--target $(TARGET)) $(T)
 
 pyverbs: module provider
 	scripts/pyverbs.sh sroce

@@ -2,9 +2,11 @@
 # make check: every test. Host unit tests of the protocol core, fuzz smoke,
 # static checks (sparse, W=1, checkpatch), then the selftests in a QEMU
 # guest (Debian 13 kernel) against the freshly built sroce.ko and libsroce,
-# then, with SROCE_DEBUG_LANE=1, selftests/debug.list on the debug kernel
+# then, with SROCE_DEBUG_LANE=1, the tests tagged "debug" on the debug kernel
 # (scripts/debug-lane.sh; off by default: it does not fit CI's time budget
-# yet). Ends with one line "N passed, N failed".
+# yet). Ends with one line "N passed, N failed". T="FILTER..." runs only
+# those guest selftests, TARGET=rxe runs them against rdma_rxe
+# (selftests/run_guest.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -61,7 +63,11 @@ done
 if [ $build_ok = 1 ]; then
 	log "guest selftests (QEMU, TCG)"
 	rm -f "$SROCE_BUILD/selftests-guest.ktap"
-	"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh >"$res/guest-console.log" 2>&1
+	guest_args=()
+	[ -n "${TARGET:-}" ] && guest_args+=(--target "$TARGET")
+	read -r -a filter <<<"${T:-}"
+	"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh "${guest_args[@]}" "${filter[@]}" \
+		>"$res/guest-console.log" 2>&1
 	grc=$?
 	cp "$SROCE_BUILD/selftests-guest.ktap" "$res/guest.ktap" 2>/dev/null || : >"$res/guest.ktap"
 	grep -E "^(not )?ok |^# (FAIL|SKIP)" "$res/guest.ktap"
@@ -75,7 +81,7 @@ fi
 # the lane would take CI past its time budget).
 debug_ktaps=()
 if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
-	log "debug-kernel lane (KASAN, lockdep, kmemleak...: selftests/debug.list)"
+	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug)"
 	if [ $build_ok = 1 ]; then
 		"$SROCE_TOP/scripts/debug-lane.sh" >"$res/debug-lane.log" 2>&1
 		grep '^\[sroce\] debug' "$res/debug-lane.log"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The debug-kernel lane: selftests/debug.list in a guest booted on
+# The debug-kernel lane: the tests of selftests/tests.list tagged "debug"
+# (why these: Documentation/testing.md) in a guest booted on
 # scripts/vm/mkdebugkernel.sh's kernel (KASAN, KFENCE, lockdep, UBSAN,
 # debug objects, kmemleak, hung tasks; built once and cached), against
 # sroce.ko and the test modules built for it (build/debug/). A kernel

@@ -139,6 +139,19 @@ settle_mem() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# Active objects per slab cache ("cache count" lines), after flushing
+# RCU-deferred frees, per-CPU slabs and dentry caches so that mostly live
+# objects are counted, plus the pages vmalloc really holds
+# ("vmalloc_kB N"). vmap_area is left out: freed areas are purged lazily,
+# so it grows with process churn (rdma_rxe shows the same).
+slab_snapshot() {
+	sleep 2
+	echo 3 >/proc/sys/vm/drop_caches
+	for s in /sys/kernel/slab/*/shrink; do echo 1 >"$s" 2>/dev/null; done
+	awk 'NR > 2 && $1 != "vmap_area" { print $1, $2 }' /proc/slabinfo
+	awk '$1 == "VmallocUsed:" { print "vmalloc_kB", $2 }' /proc/meminfo
+}
+
 # Tasks in uninterruptible sleep, with their kernel stacks, as "# " lines.
 d_state() {
 	local p

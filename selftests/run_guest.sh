@@ -1,24 +1,81 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Guest entry point for the selftests: installs libsroce, then runs each
-# test program and prints KTAP. Usage: run_guest.sh [test-list-file]
+# Guest entry point for the selftests: installs libsroce, then runs the
+# tests of a list and prints KTAP.
+#   run_guest.sh [-n] [--target sroce|rxe] [LIST.list] [FILTER...]
+# LIST: a list file under the tree (default selftests/tests.list): one test
+# a line, "script [args]  # tags: TAG...", paths under selftests/.
+# FILTER: run only the tests that one of the words selects: a tag
+# ("debug", "rxe"), a script or a directory under selftests/ ("datapath",
+# "errors/resp.sh"), or a glob on the script's path ("errors/r*", quoted).
+# --target rxe (or DP_TARGET=rxe): run the tests tagged "rxe" (those of
+# the selection) against the kernel's rdma_rxe instead of sroce
+# (datapath/dp_lib.sh). -n: print the selected tests, run nothing.
 # The results also go to build/selftests-guest.ktap (or $KTAP_OUT); each
 # test gets settings' timeout (or $TEST_TIMEOUT seconds).
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 
-list=${1:-selftests/tests.list}
+dry=0 target=${DP_TARGET:-sroce} list=selftests/tests.list
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) dry=1 ;;
+	--target) target=${2:?--target takes sroce or rxe}; shift ;;
+	--target=*) target=${1#--target=} ;;
+	*.list) list=$1 ;;
+	*) break ;;
+	esac
+	shift
+done
 [ -f "$TOP/$list" ] || { echo "no test list $list"; exit 1; }
+case $target in
+sroce | rxe) ;;
+*) echo "unknown target $target (sroce or rxe)"; exit 1 ;;
+esac
+
+# selected PATH TAGS: does a filter word pick the test (all do without one)?
+selected() {
+	local w
+	[ $# -gt 2 ] || return 0
+	for w in "${@:3}"; do
+		case " $2 " in *" $w "*) return 0 ;; esac
+		case $1 in "$w" | "${w%/}"/*) return 0 ;; esac
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $1 == $w ]] && return 0
+	done
+	return 1
+}
+
+tests=()
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	read -r -a w <<<"${line%%#*}"
+	t=${w[*]}
+	tg=()
+	case $line in *'# tags:'*) read -r -a tg <<<"${line#*# tags:}" ;; esac
+	tags=${tg[*]}
+	# Another target runs only the tests tagged with its name.
+	[ "$target" = sroce ] || case " $tags " in *" $target "*) ;; *) continue ;; esac
+	selected "${w[0]}" "$tags" "$@" && tests+=("$t")
+done <"$TOP/$list"
+if [ $dry = 1 ]; then
+	printf '%s\n' "${tests[@]}"
+	exit 0
+fi
+[ ${#tests[@]} -gt 0 ] || { echo "no test in $list matches: $*"; exit 1; }
 
 # libsroce goes where Debian's libibverbs looks for providers.
 install -m 644 "$BUILD"/provider/libsroce-rdmav*.so /usr/lib/x86_64-linux-gnu/libibverbs/
 install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/sroce.driver
+export DP_TARGET=$target
+sfx=""
+[ "$target" = sroce ] || sfx=" ($target)"
 
-mapfile -t tests < <(grep -v -e '^#' -e '^$' "$TOP/$list")
 out=${KTAP_OUT:-$BUILD/selftests-guest.ktap}
 timeout_s=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' settings 2>/dev/null)}
 {
 	echo "TAP version 13"
+	echo "# $list${*:+, filter: $*}, target $target"
 	echo "1..${#tests[@]}"
 } | tee "$out"
 n=0
@@ -37,11 +94,11 @@ for t in "${tests[@]}"; do
 	fi
 	sed 's/^/# /; s/^# # /# /' "$log" | tee -a "$out"
 	case $rc in
-	0) echo "ok $n $t" ;;
-	4) echo "ok $n $t # SKIP" ;;
-	124) echo "not ok $n $t # TIMEOUT" ;;
-	3) echo "not ok $n $t # kernel report" ;;
-	*) echo "not ok $n $t # exit=$rc" ;;
+	0) echo "ok $n $t$sfx" ;;
+	4) echo "ok $n $t$sfx # SKIP" ;;
+	124) echo "not ok $n $t$sfx # TIMEOUT" ;;
+	3) echo "not ok $n $t$sfx # kernel report" ;;
+	*) echo "not ok $n $t$sfx # exit=$rc" ;;
 	esac | tee -a "$out"
 	rm -f "$log"
 	# Each test starts from nothing.

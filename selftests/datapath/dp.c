@@ -303,13 +303,30 @@ unsigned int dp_max_sge(const struct dp_dev *d)
 	return m > DP_MAX_SGE ? DP_MAX_SGE : m;
 }
 
+struct ibv_context *dp_open_ctx(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+	int i, e = ENODEV;
+
+	if (!list)
+		return NULL;
+	for (i = 0; list[i] && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name)) {
+			ctx = ibv_open_device(list[i]);
+			e = errno;
+		}
+	ibv_free_device_list(list);
+	if (!ctx)
+		errno = e;
+	return ctx;
+}
+
 void dp_open(struct dp_dev *d, int end, int fam)
 {
 	const char *ip = fam == 6 ? conf.ip6[end] : conf.ip4[end];
-	struct ibv_device **list;
 	unsigned char want[16];
 	uint64_t t0;
-	int i;
 
 	memset(d, 0, sizeof(*d));
 	d->name = conf.dev[end];
@@ -324,13 +341,8 @@ void dp_open(struct dp_dev *d, int end, int fam)
 		CHECK(inet_pton(AF_INET6, ip, d->ip) == 1, "bad IPv6 %s", ip);
 		memcpy(want, d->ip, 16);
 	}
-	list = ibv_get_device_list(NULL);
-	CHECK(list, "ibv_get_device_list: %s", strerror(errno));
-	for (i = 0; list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), d->name))
-			d->ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	CHECK(d->ctx, "cannot open device %s", d->name);
+	d->ctx = dp_open_ctx(d->name);
+	CHECK(d->ctx, "cannot open device %s: %s", d->name, strerror(errno));
 	CHECK(!ibv_query_device_ex(d->ctx, NULL, &d->attr), "query_device %s", d->name);
 	CHECK(!ibv_query_port(d->ctx, 1, &d->port), "query_port %s", d->name);
 	CHECK(d->port.state == IBV_PORT_ACTIVE, "%s port 1 not ACTIVE (%d)",

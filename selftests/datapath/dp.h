@@ -126,6 +126,8 @@ struct dp_case {
 
 int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n);
 
+/* A context on the device called @name, or NULL with errno set. */
+struct ibv_context *dp_open_ctx(const char *name);
 /* The devices of this run for the family (end 0 = A, 1 = B). */
 void dp_open(struct dp_dev *d, int end, int fam);
 void dp_close(struct dp_dev *d);
@@ -207,7 +209,6 @@ void dp_check_wc(const struct ibv_wc *wc, enum ibv_wc_status st,
 void dp_check_grh(const struct dp_pair *p, const unsigned char *grh,
 		  const char *what);
 
-const char *dp_wc_status_str(enum ibv_wc_status st);
 uint64_t dp_now_ms(void);
 /*
  * Polls of big transfers get this much time: 30 s, times SROCE_TIME_SCALE

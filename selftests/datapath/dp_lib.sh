@@ -5,8 +5,8 @@
 # sroce_a and sroce_b on veth_b in netns sroce_b, see lib.sh topo_up and
 # devs_up) or "rxe" (the kernel's rdma_rxe as the reference: rxe0 on a veth
 # in the init namespace, both ends on it, since rxe's UDP socket lives in
-# init_net only). selftests/datapath/rxe/*.sh run the same tests with
-# DP_TARGET=rxe. End A is the server / requester, end B the client.
+# init_net only). run_guest.sh --target rxe runs the tests tagged rxe in
+# tests.list with DP_TARGET=rxe. End A is the server / requester, end B the client.
 # shellcheck shell=bash
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
@@ -35,7 +35,7 @@ dp_up() {
 		;;
 	*) fail "unknown DP_TARGET '$DP_TARGET' (sroce or rxe)" ;;
 	esac
-	local d ip
+	local d
 	for d in "$DEV_A $A4" "$DEV_A $A6" "$DEV_B $B4" "$DEV_B $B6"; do
 		# shellcheck disable=SC2086
 		wait_for 30 gid_index $d >/dev/null || { ls -l /sys/class/infiniband/*/ports/1/gids/ | head; cat /sys/class/infiniband/sroce_a/ports/1/gids/[0-3]; fail "no RoCE v2 GID for $d"; }
@@ -54,11 +54,21 @@ dp_down() {
 # dp_prog NAME [args]: run the C test program build/selftests/dp_NAME
 # (build/selftests/NAME when DP_PREFIX is set empty).
 dp_prog() {
-	local prog=$TOOLS/${DP_PREFIX-dp_}$1 rc
+	local prog=$TOOLS/${DP_PREFIX-dp_}$1
+	shift
+	dp_run "$prog" "$@"
+}
+
+# dp_run PROG [args]: PROG between dp_up and dp_down, then the kernel log
+# checked; exits with PROG's status. DP_UP_CHECK: a command run after
+# dp_up that fails the test if it fails (rel_lib.sh's debugfs check).
+dp_run() {
+	local prog=$1 rc
 	shift
 	[ -x "$prog" ] || fail "$prog is not built (scripts/build-selftests.sh)"
 	dmesg_mark
 	dp_up
+	[ -z "${DP_UP_CHECK:-}" ] || $DP_UP_CHECK || { dp_down; fail "$DP_UP_CHECK"; }
 	# DP_PREFIX_CMD: a command to run the program under (taskset -c N).
 	# shellcheck disable=SC2086
 	${DP_PREFIX_CMD:-} "$prog" "$@"

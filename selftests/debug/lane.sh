@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest entry point of the debug-kernel lane (scripts/debug-lane.sh boots
 # scripts/vm/mkdebugkernel.sh's kernel with run-qemu.sh -k debug): the
-# tests of selftests/debug.list through run_guest.sh (a KASAN, KFENCE,
+# tests of selftests/tests.list tagged "debug", in that order, through
+# run_guest.sh (a KASAN, KFENCE,
 # lockdep, UBSAN or hung-task report fails the test that ran), then a
 # kmemleak scan. Results: build/debug/guest.ktap, build/debug/kmemleak.ktap.
 cd "$(dirname "$0")/.." || exit 1
@@ -20,7 +21,7 @@ echo clear >$KML
 # Twice the stock timeout per test, four times every wait_for: KASAN and
 # lockdep slow everything.
 export SROCE_TIME_SCALE=4
-KTAP_OUT=$BUILD/debug/guest.ktap TEST_TIMEOUT=1200 bash ./run_guest.sh selftests/debug.list
+KTAP_OUT=$BUILD/debug/guest.ktap TEST_TIMEOUT=1200 bash ./run_guest.sh debug
 
 # Unreferenced objects whose allocation went through sroce: by name while
 # the module is loaded, as a bare module address (0xffffffffa... or c...,

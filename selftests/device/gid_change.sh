@@ -13,14 +13,14 @@ wait_for 10 has_gid "::ffff:$IP4_A" || fail "initial GID missing"
 pids=() outs=()
 for i in 1 2; do
 	outs[i]=$(mktemp)
-	"$TOOLS/sroce_async" -d sroce_a -w GID_CHANGE -t 20000 >"${outs[i]}" 2>&1 &
+	"$TOOLS/sroce_async" -d sroce_a -w "GID table change" -t 20000 >"${outs[i]}" 2>&1 &
 	pids[i]=$!
 	wait_for 20 grep -q READY "${outs[i]}" || fail "waiter $i not ready"
 done
 ip -n $NS_A addr add 198.51.100.7/24 dev veth_a
 for i in 1 2; do
 	wait "${pids[i]}" || { cat "${outs[i]}"; fail "waiter $i: no event after ip addr add"; }
-	grep -q "^EVENT GID_CHANGE port=1$" "${outs[i]}" ||
+	grep -q "^EVENT GID table change port=1$" "${outs[i]}" ||
 		{ cat "${outs[i]}"; fail "waiter $i: not GID_CHANGE"; }
 done
 wait_for 10 has_gid "::ffff:198.51.100.7" || fail "new GID not in the table"

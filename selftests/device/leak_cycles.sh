@@ -14,27 +14,15 @@ cycle() {
 	wait_for 10 dev_gone sroce_a
 }
 
-# Active objects per cache, after flushing RCU-deferred frees, per-CPU
-# slabs and dentry caches so that mostly live objects are counted, plus the
-# pages vmalloc really holds. vmap_area is left out: freed areas are purged
-# lazily, so it grows with process churn (rdma_rxe shows the same).
-snapshot() {
-	sleep 2
-	echo 3 >/proc/sys/vm/drop_caches
-	for s in /sys/kernel/slab/*/shrink; do echo 1 >"$s" 2>/dev/null; done
-	awk 'NR > 2 && $1 != "vmap_area" { print $1, $2 }' /proc/slabinfo
-	awk '$1 == "VmallocUsed:" { print "vmalloc_kB", $2 }' /proc/meminfo
-}
-
 # Slab counts move in whole slabs, so one window can jump by a slab's worth
 # without a leak. A leak grows in every window: three windows of 50 cycles,
 # and a cache that grows in all three by 75 objects in total (half an object
 # per cycle) has leaked.
 for i in 1 2 3 4 5; do cycle || fail "warm-up cycle $i"; done
-snapshot | sort >/tmp/leak.0
+slab_snapshot | sort >/tmp/leak.0
 for w in 1 2 3; do
 	for i in $(seq 50); do cycle || fail "window $w cycle $i"; done
-	snapshot | sort >/tmp/leak.$w
+	slab_snapshot | sort >/tmp/leak.$w
 done
 grown=$(join /tmp/leak.0 /tmp/leak.1 | join - /tmp/leak.2 | join - /tmp/leak.3 |
 	awk '$3 > $2 && $4 > $3 && $5 > $4 && $5 - $2 >= 75 { print $1, $2, $3, $4, $5 }')

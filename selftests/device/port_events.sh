@@ -18,9 +18,9 @@ expect_event() { # <event> <command...>: run command while a waiter listens
 	info "$* -> $(grep EVENT "$out" | tr '\n' ' ')"
 	rm -f "$out"
 }
-expect_event PORT_ERR ip -n $NS_A link set veth_a down
-expect_event PORT_ACTIVE ip -n $NS_A link set veth_a up
+expect_event "port error" ip -n $NS_A link set veth_a down
+expect_event "port active" ip -n $NS_A link set veth_a up
 # The peer's carrier follows: taking veth_b down makes veth_a's port go down.
-expect_event PORT_ERR ip -n $NS_B link set veth_b down
-expect_event PORT_ACTIVE ip -n $NS_B link set veth_b up
+expect_event "port error" ip -n $NS_B link set veth_b down
+expect_event "port active" ip -n $NS_B link set veth_b up
 exit 0

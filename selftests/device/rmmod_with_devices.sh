@@ -12,7 +12,7 @@ devs_up || fail "link add"
 pids=() outs=() devs=(sroce_a sroce_a sroce_b)
 for i in 0 1 2; do
 	outs[i]=$(mktemp)
-	"$TOOLS/sroce_async" -d "${devs[i]}" -w DEVICE_FATAL -t 60000 >"${outs[i]}" 2>&1 &
+	"$TOOLS/sroce_async" -d "${devs[i]}" -w "local catastrophic error" -t 60000 >"${outs[i]}" 2>&1 &
 	pids[i]=$!
 	wait_for 20 grep -q READY "${outs[i]}" || fail "waiter $i not ready"
 done
@@ -22,7 +22,7 @@ dev_exists sroce_a && fail "sroce_a survived rmmod"
 dev_exists sroce_b && fail "sroce_b survived rmmod"
 for i in 0 1 2; do
 	wait "${pids[i]}" || { cat "${outs[i]}"; fail "waiter $i (${devs[i]}) got no event"; }
-	grep -q "^EVENT DEVICE_FATAL" "${outs[i]}" ||
+	grep -q "^EVENT local catastrophic error port=" "${outs[i]}" ||
 		{ cat "${outs[i]}"; fail "waiter $i (${devs[i]}): no DEVICE_FATAL"; }
 done
 rm -f "${outs[@]}"

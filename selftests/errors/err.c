@@ -8,20 +8,6 @@
 #include <unistd.h>
 #include "err.h"
 
-const char *err_event_str(enum ibv_event_type t)
-{
-	switch (t) {
-#define E(x) case IBV_EVENT_##x: return #x
-	E(CQ_ERR); E(QP_FATAL); E(QP_REQ_ERR); E(QP_ACCESS_ERR); E(COMM_EST);
-	E(SQ_DRAINED); E(PATH_MIG); E(PATH_MIG_ERR); E(DEVICE_FATAL);
-	E(PORT_ACTIVE); E(PORT_ERR); E(LID_CHANGE); E(PKEY_CHANGE);
-	E(SM_CHANGE); E(SRQ_ERR); E(SRQ_LIMIT_REACHED); E(QP_LAST_WQE_REACHED);
-	E(CLIENT_REREGISTER); E(GID_CHANGE); E(WQ_FATAL);
-#undef E
-	}
-	return "UNKNOWN";
-}
-
 const char *err_qp_state_str(enum ibv_qp_state s)
 {
 	static const char *const n[] = { "RESET", "INIT", "RTR", "RTS", "SQD",
@@ -81,12 +67,12 @@ void err_expect_event(struct ibv_context *ctx, enum ibv_event_type type,
 	struct ibv_async_event ev;
 
 	CHECK(next_event(ctx, ms, &ev), "%s: no %s event within %d ms", what,
-	      err_event_str(type), ms);
+	      ibv_event_type_str(type), ms);
 	CHECK(ev.event_type == type, "%s: event %s, want %s", what,
-	      err_event_str(ev.event_type), err_event_str(type));
+	      ibv_event_type_str(ev.event_type), ibv_event_type_str(type));
 	if (elem)
 		CHECK(event_elem(&ev) == elem, "%s: %s event for %p, want %p",
-		      what, err_event_str(type), event_elem(&ev), elem);
+		      what, ibv_event_type_str(type), event_elem(&ev), elem);
 }
 
 void err_expect_no_event(struct ibv_context *ctx, int ms, const char *what)
@@ -94,7 +80,7 @@ void err_expect_no_event(struct ibv_context *ctx, int ms, const char *what)
 	struct ibv_async_event ev;
 
 	CHECK(!next_event(ctx, ms, &ev), "%s: unexpected async event %s", what,
-	      err_event_str(ev.event_type));
+	      ibv_event_type_str(ev.event_type));
 }
 
 void err_expect_state(struct ibv_qp *qp, enum ibv_qp_state want, const char *what)

@@ -9,7 +9,6 @@
 
 #include "../datapath/dp.h"
 
-const char *err_event_str(enum ibv_event_type t);
 /*
  * Wait up to ms for the next async event of ctx; it must be @type and
  * concern @elem (a QP, CQ or SRQ; NULL for a port/device event).

@@ -227,7 +227,7 @@ static void test_cq_overrun(const struct dp_case *c)
 			CHECK(ev.element.qp == p.a.qp, "QP_FATAL for another QP");
 			qp_fatal++;
 		} else {
-			FAIL("unexpected event %s", err_event_str(ev.event_type));
+			FAIL("unexpected event %s", ibv_event_type_str(ev.event_type));
 		}
 	}
 	err_expect_no_event(p.a.dev->ctx, 200, "requester context after");

@@ -1395,22 +1395,15 @@ static void op_fd_pass(void)
 static void op_ctx_cycle(void)
 {
 	struct fdev *f = &dev[rn(NDEV)];
-	struct ibv_device **list = NULL;
-	struct ibv_context *ctx = NULL;
+	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
-	int i;
 
 	if (extra_ctx >= MAX_EXTRA_CTX)
 		return;
 	extra_ctx++;
-	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), f->d.name))
-			ctx = ibv_open_device(list[i]);
-	if (list)
-		ibv_free_device_list(list);
+	ctx = dp_open_ctx(f->d.name);
 	if (!rec_ptr(OP_ctx_cycle, ctx))
 		return;
 	pd = ibv_alloc_pd(ctx);

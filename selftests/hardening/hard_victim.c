@@ -229,19 +229,19 @@ static void drain_events(void)
 					if (s->live && qp &&
 					    (qp == s->p.a.qp || qp == s->p.b.qp)) {
 						failed_cleanly(s, "async event %s on %s",
-							       err_event_str(t),
+							       ibv_event_type_str(t),
 							       qp == s->p.a.qp ? "A" : "B");
 						qp = NULL;
 					}
 				}
 				if (qp)
 					printf("# event %s for a QP of no live slot\n",
-					       err_event_str(t));
+					       ibv_event_type_str(t));
 				else if (t != IBV_EVENT_QP_FATAL && t != IBV_EVENT_QP_REQ_ERR &&
 					 t != IBV_EVENT_QP_ACCESS_ERR &&
 					 t != IBV_EVENT_QP_LAST_WQE_REACHED &&
 					 t != IBV_EVENT_SQ_DRAINED)
-					printf("# device event %s\n", err_event_str(t));
+					printf("# device event %s\n", ibv_event_type_str(t));
 			}
 		}
 }

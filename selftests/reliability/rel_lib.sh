@@ -10,26 +10,16 @@ rel_need() {
 	modprobe -q sch_netem 2>/dev/null
 }
 
-# rel_prog NAME [args]: run build/selftests/rel_NAME like dp_prog.
+rel_drop_rules() {
+	[ -e "/sys/kernel/debug/sroce/$DEV_A/tx_drop" ] ||
+		{ info "no /sys/kernel/debug/sroce/$DEV_A/tx_drop"; return 1; }
+}
+
+# rel_prog NAME [args]: run build/selftests/rel_NAME like dp_prog, with
+# sroce's drop rules there.
 rel_prog() {
-	local prog=$TOOLS/rel_$1 rc
+	local prog=$TOOLS/rel_$1
 	shift
-	[ -x "$prog" ] || fail "$prog is not built (scripts/build-selftests.sh)"
 	rel_need
-	dmesg_mark
-	dp_up
-	[ -e /sys/kernel/debug/sroce/$DEV_A/tx_drop ] ||
-		{ dp_down; fail "no /sys/kernel/debug/sroce/$DEV_A/tx_drop"; }
-	"$prog" "$@"
-	rc=$?
-	# Counters of both devices when a case fails (or when asked for).
-	if [ $rc != 0 ] || [ -n "${SROCE_DP_STATS:-}" ]; then
-		for d in $DEV_A $DEV_B; do
-			rdma statistic show link "$d/1" 2>/dev/null | tr -s ' \t' '\n' |
-				paste - - | awk -v d="$d" 'NR > 1 && $2 != 0 { printf "# %s %s %s\n", d, $1, $2 }'
-		done
-	fi
-	dp_down
-	check_dmesg
-	exit $rc
+	DP_UP_CHECK=rel_drop_rules dp_run "$prog" "$@"
 }

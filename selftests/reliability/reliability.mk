@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Reliability test programs (included by selftests/Makefile): rel_<name>
-# from reliability/<name>.c with rel.c and the data-path harness.
-REL_PROGS := loss soak timing
+# from reliability/<name>.c with rel.c and the data-path harness (the
+# timing benchmark rel_timing: scripts/bench/bench.mk).
+REL_PROGS := loss soak
 
 all: $(addprefix $(OUTPUT)/rel_,$(REL_PROGS))
 

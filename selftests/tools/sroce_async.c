@@ -6,8 +6,9 @@
  *   sroce_async -d <dev> [-n count] [-w EVENT] [-t timeout_ms]
  *
  * Prints "READY" once the context is open (the test may then act), one line
- * "EVENT <IBV_EVENT name> port=<n>" per event, and exits 0 after <count>
- * events (default 1) or, with -w, once EVENT (e.g. PORT_ERR) has arrived;
+ * "EVENT <ibv_event_type_str()> port=<n>" per event, and exits 0 after
+ * <count> events (default 1) or, with -w, once EVENT (that string, e.g.
+ * "port error") has arrived;
  * exits 1 on timeout or error. Other events (a link change also changes
  * the GID table, for one) are printed and otherwise ignored under -w.
  */
@@ -17,36 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <infiniband/verbs.h>
-
-static const char *event_name(enum ibv_event_type t)
-{
-	switch (t) {
-#define E(x) case IBV_EVENT_##x: return #x
-	E(CQ_ERR); E(QP_FATAL); E(QP_REQ_ERR); E(QP_ACCESS_ERR); E(COMM_EST);
-	E(SQ_DRAINED); E(PATH_MIG); E(PATH_MIG_ERR); E(DEVICE_FATAL);
-	E(PORT_ACTIVE); E(PORT_ERR); E(LID_CHANGE); E(PKEY_CHANGE);
-	E(SM_CHANGE); E(SRQ_ERR); E(SRQ_LIMIT_REACHED); E(QP_LAST_WQE_REACHED);
-	E(CLIENT_REREGISTER); E(GID_CHANGE); E(WQ_FATAL);
-#undef E
-	}
-	return "UNKNOWN";
-}
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	if (!list)
-		return NULL;
-	for (i = 0; list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
+#include "../datapath/dp.h"
 
 int main(int argc, char **argv)
 {
@@ -66,7 +38,7 @@ int main(int argc, char **argv)
 	}
 	if (!dev)
 		goto usage;
-	ctx = open_device(dev);
+	ctx = dp_open_ctx(dev);
 	if (!ctx) {
 		fprintf(stderr, "cannot open %s: %s\n", dev, strerror(errno));
 		return 1;
@@ -86,14 +58,14 @@ int main(int argc, char **argv)
 		}
 		if (ibv_get_async_event(ctx, &ev))
 			return 1;
-		printf("EVENT %s port=%d\n", event_name(ev.event_type),
+		printf("EVENT %s port=%d\n", ibv_event_type_str(ev.event_type),
 		       ev.event_type == IBV_EVENT_PORT_ACTIVE ||
 		       ev.event_type == IBV_EVENT_PORT_ERR ||
 		       ev.event_type == IBV_EVENT_GID_CHANGE ?
 		       ev.element.port_num : 0);
 		fflush(stdout);
 		ibv_ack_async_event(&ev);
-		if (!want || !strcmp(want, event_name(ev.event_type)))
+		if (!want || !strcmp(want, ibv_event_type_str(ev.event_type)))
 			got++;
 	}
 	ibv_close_device(ctx);

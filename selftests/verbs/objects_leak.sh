@@ -6,19 +6,11 @@
 . "$(dirname "$0")/lib_objects.sh"
 objects_setup
 
-snapshot() {
-	sleep 2
-	echo 3 >/proc/sys/vm/drop_caches
-	for s in /sys/kernel/slab/*/shrink; do echo 1 >"$s" 2>/dev/null; done
-	awk 'NR > 2 && $1 != "vmap_area" { print $1, $2 }' /proc/slabinfo
-	awk '$1 == "VmallocUsed:" { print "vmalloc_kB", $2 }' /proc/meminfo
-}
-
 "$TOOLS/obj_tool" -d sroce_a cycle 10 || fail "warm-up cycles"
-snapshot | sort >/tmp/oleak.0
+slab_snapshot | sort >/tmp/oleak.0
 for w in 1 2 3; do
 	"$TOOLS/obj_tool" -d sroce_a cycle 100 || fail "window $w"
-	snapshot | sort >/tmp/oleak.$w
+	slab_snapshot | sort >/tmp/oleak.$w
 done
 # A leak of one object per cycle grows a cache by 300; slab granularity
 # can move a cache by a slab's worth in one window without a leak.

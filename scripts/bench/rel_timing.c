@@ -14,7 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <time.h>
-#include "rel.h"
+#include "../../selftests/reliability/rel.h"
 
 static double now_us(void)
 {

@@ -7,7 +7,7 @@
 # build/bench/odp-damming-trace.txt; scripts/bench/odp-trace-slow cuts
 # the slow runs out of it. Not a test: a diagnostic (Documentation/odp.md).
 #   odp_bench_trace.sh [-c CPU]   -c: run the benchmark on that CPU only
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../selftests/lib.sh"
 T=/sys/kernel/tracing
 # sroce's events exist once it is loaded (odp_bench.sh loads it too).
 sroce_load || exit 1

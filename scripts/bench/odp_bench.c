@@ -23,7 +23,7 @@
  *     per READ (retransmitted while faults are pending).
  *
  * Uses the data-path harness (selftests/datapath/dp.h) for devices and QP
- * pairs: run it as "odp_bench.sh -t damming" or "-t flood".
+ * pairs: run it as "scripts/bench/odp_bench.sh -t damming" or "-t flood".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
-#include "../datapath/dp.h"
+#include "../../selftests/datapath/dp.h"
 
 #define PG 4096UL
 #define RD_LEN 100
@@ -136,7 +136,7 @@ static void poll_spin(struct ibv_cq *cq, struct ibv_wc *wc)
 /*
  * ODP_BENCH_TRACE=1: write each damming run's start and end to ftrace's
  * trace_marker, so that a trace taken around the benchmark
- * (selftests/odp/odp_bench_trace.sh) can be cut into runs.
+ * (scripts/bench/odp_bench_trace.sh) can be cut into runs.
  */
 static int trace_fd = -2;
 

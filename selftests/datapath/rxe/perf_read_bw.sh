@@ -1,4 +1,0 @@
-#!/bin/bash
-# SPDX-License-Identifier: GPL-2.0-only
-# ../perf_read_bw.sh against the kernel's rdma_rxe (the reference), both ends on rxe0.
-DP_TARGET=rxe exec bash "$(dirname "$0")/../perf_read_bw.sh" "$@"
