@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest entry point for the selftests: installs libsroce, then runs the
 # tests of a list and prints KTAP.
-#   run_guest.sh [-n] [--target sroce|rxe] [LIST.list] [FILTER...]
+#   run_guest.sh [-n] [--target sroce|rxe] [--shard I/N] [LIST.list] [FILTER...]
 # LIST: a list file under the tree (default selftests/tests.list): one test
 # a line, "script [args]  # tags: TAG...", paths under selftests/.
 # FILTER: run only the tests that one of the words selects: a tag
@@ -11,23 +11,32 @@
 # --target rxe (or DP_TARGET=rxe): run the tests tagged "rxe" (those of
 # the selection) against the kernel's rdma_rxe instead of sroce
 # (datapath/dp_lib.sh). -n: print the selected tests, run nothing.
-# The results also go to build/selftests-guest.ktap (or $KTAP_OUT); each
+# --shard I/N: of the selected tests, the I-th of every N (make check runs
+# N guests side by side, one a shard).
+# The results also go to build/selftests-guest.ktap (with --shard,
+# build/selftests-guest-I.ktap; or $KTAP_OUT); each
 # test gets settings' timeout (or $TEST_TIMEOUT seconds).
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 
-dry=0 target=${DP_TARGET:-sroce} list=selftests/tests.list
+dry=0 target=${DP_TARGET:-sroce} list=selftests/tests.list shard=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) dry=1 ;;
 	--target) target=${2:?--target takes sroce or rxe}; shift ;;
 	--target=*) target=${1#--target=} ;;
+	--shard) shard=${2:?--shard takes I/N}; shift ;;
 	*.list) list=$1 ;;
 	*) break ;;
 	esac
 	shift
 done
 [ -f "$TOP/$list" ] || { echo "no test list $list"; exit 1; }
+if [ -n "$shard" ]; then
+	si=${shard%/*} sn=${shard#*/}
+	[[ $si =~ ^[0-9]+$ && $sn =~ ^[0-9]+$ ]] && [ "$si" -ge 1 ] && [ "$si" -le "$sn" ] ||
+		{ echo "--shard takes I/N with 1 <= I <= N, not $shard"; exit 1; }
+fi
 case $target in
 sroce | rxe) ;;
 *) echo "unknown target $target (sroce or rxe)"; exit 1 ;;
@@ -58,6 +67,12 @@ while IFS= read -r line; do
 	[ "$target" = sroce ] || case " $tags " in *" $target "*) ;; *) continue ;; esac
 	selected "${w[0]}" "$tags" "$@" && tests+=("$t")
 done <"$TOP/$list"
+if [ -n "$shard" ]; then
+	all=("${tests[@]}") tests=()
+	for i in "${!all[@]}"; do
+		[ $((i % sn + 1)) = "$si" ] && tests+=("${all[$i]}")
+	done
+fi
 if [ $dry = 1 ]; then
 	printf '%s\n' "${tests[@]}"
 	exit 0
@@ -71,11 +86,11 @@ export DP_TARGET=$target
 sfx=""
 [ "$target" = sroce ] || sfx=" ($target)"
 
-out=${KTAP_OUT:-$BUILD/selftests-guest.ktap}
+out=${KTAP_OUT:-$BUILD/selftests-guest${shard:+-$si}.ktap}
 timeout_s=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' settings 2>/dev/null)}
 {
 	echo "TAP version 13"
-	echo "# $list${*:+, filter: $*}, target $target"
+	echo "# $list${*:+, filter: $*}, target $target${shard:+, shard $shard}"
 	echo "1..${#tests[@]}"
 } | tee "$out"
 n=0
