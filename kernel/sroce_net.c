@@ -57,6 +57,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce.h"
+#include "sroce_crc.h"
 #include "sroce_net.h"
 #include "sroce_recv.h"
 #include "bth.h"
@@ -469,29 +470,6 @@ struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
 	skb->protocol = v6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
 	skb_put(skb, ib_len);
 	return skb;
-}
-
-/*
- * Write the ICRC into the last 4 bytes. skb->data is at the IP header of
- * @ip_len bytes, followed by UDP and BTH (linear), then the rest (which
- * may be in fragments).
- */
-static int sroce_icrc_fill(struct sk_buff *skb, unsigned int ip_len)
-{
-	unsigned int ib_off = ip_len + sizeof(struct udphdr);
-	unsigned int from = ib_off + SROCE_BTH_LEN;
-	unsigned int to = skb->len - SROCE_ICRC_LEN;
-	struct sroce_icrc_ctx ctx;
-	u8 icrc[SROCE_ICRC_LEN];
-
-	if (WARN_ON_ONCE(skb_headlen(skb) < from))
-		return -EINVAL;
-	if (sroce_icrc_init(&ctx, skb->data, ip_len, skb->data + ip_len,
-			    skb->data + ib_off))
-		return -EINVAL;
-	sroce_icrc_add_skb(&ctx, skb, from, to);
-	sroce_icrc_put(icrc, sroce_icrc_final(&ctx));
-	return skb_store_bits(skb, to, icrc, SROCE_ICRC_LEN);
 }
 
 static void sroce_push_udp(struct sk_buff *skb, u16 sport)
