@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
+ * sroce ICRC of skbs: the one place that computes a RoCEv2 packet's ICRC
+ * over an skb, for transmit (sroce_icrc_fill()) and for receive
+ * validation (sroce_icrc_ok(), inline in sroce_crc.h), on top of the
+ * core's icrc.c; and the CRC-32 under it.
+ *
  * sroce_crc32(): crc32_le() for the long runs of the ICRC (the bytes after
  * the BTH), through the crypto API's "crc32" shash when the CPU has an
  * accelerated driver for it (crc32-pclmul on x86). 6.12's crc32_le() is
@@ -17,13 +22,16 @@
  * the stack here). The driver is used only if it gives crc32_le()'s
  * results on a test buffer at init and is faster than crc32_le() there
  * over packet-sized runs: under an emulator (QEMU/TCG) the SIMD state
- * save and the emulated instructions can make it the slower one.
+ * save and the emulated instructions can make it the slower one. The
+ * skb helpers take no lock: the skb is the caller's.
  */
 #include <crypto/hash.h>
 #include <linux/crc32.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/skbuff.h>
 #include <linux/string.h>
+#include <linux/udp.h>
 
 #include "sroce.h"
 #include "sroce_crc.h"
@@ -143,4 +151,64 @@ void sroce_crc_module_exit(void)
 	if (sroce_crc_tfm)
 		crypto_free_shash(sroce_crc_tfm);
 	sroce_crc_tfm = NULL;
+}
+
+/**
+ * sroce_icrc_add_skb - feed skb bytes [@from, @to) to an ICRC
+ * @ctx:  a started ICRC
+ * @skb:  the packet; offsets are from skb->data
+ * @from: first byte
+ * @to:   end (exclusive), at most skb->len
+ *
+ * Walks the linear part, page fragments and frag list in place (no copy,
+ * no allocation; kmap_local for highmem pages). Any context.
+ */
+void sroce_icrc_add_skb(struct sroce_icrc_ctx *ctx, struct sk_buff *skb,
+			unsigned int from, unsigned int to)
+{
+	unsigned int consumed = 0, len;
+	struct skb_seq_state st;
+	const u8 *data;
+
+	if (from >= to)
+		return;
+	skb_prepare_seq_read(skb, from, to, &st);
+	/* skb_seq_read() returns whole blocks: clamp the last one to @to. */
+	while ((len = skb_seq_read(consumed, &data, &st)) != 0) {
+		len = min(len, to - from - consumed);
+		sroce_icrc_update(ctx, data, len);
+		consumed += len;
+		if (consumed == to - from) {
+			skb_abort_seq_read(&st);
+			break;
+		}
+	}
+}
+
+/**
+ * sroce_icrc_fill - write the ICRC of a packet being sent
+ * @skb:    skb->data at the IP header of @ip_len bytes, followed by UDP
+ *          and BTH (linear), then the rest (which may be in fragments)
+ * @ip_len: bytes of the IP header
+ *
+ * Writes the ICRC into the last 4 bytes. Returns 0 or a negative errno
+ * (-EINVAL: headers not linear, or @ip_len and the IP version disagree).
+ * Any context.
+ */
+int sroce_icrc_fill(struct sk_buff *skb, unsigned int ip_len)
+{
+	unsigned int ib_off = ip_len + sizeof(struct udphdr);
+	unsigned int from = ib_off + SROCE_BTH_LEN;
+	unsigned int to = skb->len - SROCE_ICRC_LEN;
+	struct sroce_icrc_ctx ctx;
+	u8 icrc[SROCE_ICRC_LEN];
+
+	if (WARN_ON_ONCE(skb_headlen(skb) < from))
+		return -EINVAL;
+	if (sroce_icrc_init(&ctx, skb->data, ip_len, skb->data + ip_len,
+			    skb->data + ib_off))
+		return -EINVAL;
+	sroce_icrc_add_skb(&ctx, skb, from, to);
+	sroce_icrc_put(icrc, sroce_icrc_final(&ctx));
+	return skb_store_bits(skb, to, icrc, SROCE_ICRC_LEN);
 }

@@ -1,24 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sroce network layer: per-netns RoCEv2 UDP sockets (port 4791), address
- * vectors, skb allocation and transmit. Receive is in sroce_recv.c.
+ * sroce network attachment (sroce_net.c): the per-netns RoCEv2 UDP
+ * sockets (port 4791) and the devices of each netns, the receive entries
+ * (the sockets' encap_rcv and each device's loopback queue), per-device
+ * net init/fini and address vectors. Transmit is in sroce_xmit.h, receive
+ * validation in sroce_recv.h.
  *
  * Contexts: sroce_net_dev_init/fini and sroce_net_init/exit sleep (process
- * context only). sroce_av_from_ah_attr, sroce_net_alloc_skb and
- * sroce_net_xmit may run in any context except hard irq (they do not
- * sleep; transmit takes only the fault injection lock while a drop rule
- * is armed and, for local delivery, the receiving device's loopback
- * queue lock).
+ * context only). sroce_av_from_ah_attr runs in any context.
  */
 #ifndef SROCE_NET_H
 #define SROCE_NET_H
 
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/list.h>
+#include <linux/rcupdate.h>
 #include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
-struct sroce_dev;
+#include "sroce.h"
 
 /* IANA port of RoCEv2 (IBA Annex A17.2). */
 #define SROCE_UDP_PORT		4791
@@ -48,31 +51,6 @@ struct sroce_av {
 	} saddr, daddr;
 };
 
-/**
- * struct sroce_route - one QP's cached output route
- * @dst:    the route, with a reference held for the cache; NULL if none
- * @net:    the netns it was looked up in (compared, never dereferenced)
- * @cookie: IPv6 route cookie for dst_check() (0 for IPv4)
- * @sport:  UDP source port of the flow (ECMP hashes on it)
- * @av:     the destination it was looked up for
- *
- * Used only for the flow it was looked up for, and only while
- * dst_check() passes: a route or address change (IPv4 generation,
- * IPv6 cookie) or a dead netdev sends the next packet back to the
- * routing table. Locking: none; only the context owning the QP's engines
- * (sroce_qp.h) touches it. Zeroed at QP creation; sroce_route_release()
- * at destroy.
- */
-struct sroce_route {
-	struct dst_entry *dst;
-	const struct net *net;
-	u32 cookie;
-	u16 sport;
-	struct sroce_av av;
-};
-
-void sroce_route_release(struct sroce_route *route);
-
 /* Module init/exit: the per-netns bookkeeping. */
 int sroce_net_init(void);
 void sroce_net_exit(void);
@@ -83,45 +61,56 @@ void sroce_net_dev_fini(struct sroce_dev *sdev);
 
 int sroce_av_from_ah_attr(struct sroce_dev *sdev,
 			  const struct rdma_ah_attr *attr, struct sroce_av *av);
-u16 sroce_udp_sport(u32 lqpn, u32 rqpn);
 
-/**
- * struct sroce_txbatch - a QP's packets waiting to leave as one skb
- * @skbs:     the packets (skb->data at the BTH), in sending order
- * @av:       their destination
- * @sport:    their UDP source port
- * @gso_size: BTH .. ICRC bytes of the first packet; none later is longer
- * @bytes:    BTH .. ICRC bytes of them all
- *
- * Consecutive IPv4 packets of one flow go through the IP stack as one UDP
- * GSO skb (SKB_GSO_FRAGLIST, each packet a segment with its own headers
- * and ICRC): one route, netfilter, qdisc and netdev trip for up to
- * SROCE_TXBATCH_MAX packets. A netdev that cannot take it whole segments
- * it, and so does the receiving host's UDP layer for a socket that did not
- * ask for GSO skbs: on the wire and at every receiver they are the same
- * packets as one by one. Locking: none; only the context that owns the
- * QP's engines uses it, and it is empty whenever no engine runs.
+/*
+ * The objects below are sroce_net.c's; sroce_xmit.c looks into them only
+ * to deliver a packet to a sroce device of this host (local delivery).
  */
-struct sroce_txbatch {
-	struct sk_buff_head skbs;
-	struct sroce_av av;
-	u16 sport;
-	u32 gso_size;
-	u32 bytes;
+
+/*
+ * One per netns with at least one sroce device, on sroce_net_list (both
+ * in sroce_net.c, which has the rules in full).
+ */
+struct sroce_net_ns {
+	/* Protected by sroce_net_mutex. */
+	struct list_head node;		/* on sroce_net_list */
+	struct net *net;		/* NULL once the netns has exited */
+	unsigned int users;		/* devices using this object */
+	struct socket *sock4;		/* NULL when released */
+	struct socket *sock6;		/* NULL if IPv6 is off or released */
+
+	/* ifindex -> struct sroce_dev; RCU readers, xa lock for writers. */
+	struct xarray devs;
+	struct rcu_head rcu;
 };
 
-void sroce_txbatch_init(struct sroce_txbatch *b);
-int sroce_txbatch_add(struct sroce_dev *sdev, struct sroce_txbatch *b,
-		      struct sk_buff *skb, const struct sroce_av *av,
-		      u16 udp_sport, struct sroce_route *route);
-void sroce_txbatch_send(struct sroce_dev *sdev, struct sroce_txbatch *b,
-			struct sroce_route *route);
+/*
+ * One per device (sdev->net), written only by sroce_net_dev_init/fini.
+ * loop_q is the device's loopback FIFO, under its own sk_buff_head lock:
+ * filled by any transmitting owner (sroce_loopback(), sroce_xmit.c),
+ * drained by loop_work (sroce_loop_work()) and purged by
+ * sroce_net_dev_fini() (sroce_net.c).
+ */
+struct sroce_net_dev {
+	struct sroce_dev *sdev;
+	struct sroce_net_ns *ns;
+	int ifindex;			/* key in ns->devs */
+	struct sk_buff_head loop_q;	/* packets sent to this device locally */
+	struct work_struct loop_work;	/* on system_bh_wq: drains loop_q */
+};
 
-struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
-				    const struct sroce_av *av,
-				    unsigned int ib_len);
-int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
-		   const struct sroce_av *av, u16 udp_sport,
-		   struct sroce_route *route);
+/*
+ * The device of @ndev in @ns, with an ib_device reference, or NULL.
+ * Context: RCU read-side section (softirq counts).
+ */
+static inline struct sroce_dev *sroce_ns_dev_get(struct sroce_net_ns *ns,
+						 const struct net_device *ndev)
+{
+	struct sroce_dev *sdev = xa_load(&ns->devs, ndev->ifindex);
+
+	if (!sdev || sdev->ndev != ndev || !ib_device_try_get(&sdev->ibdev))
+		return NULL;
+	return sdev;
+}
 
 #endif /* SROCE_NET_H */

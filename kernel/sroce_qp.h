@@ -40,6 +40,7 @@
 #include "sroce.h"
 #include "sroce_exec.h"
 #include "sroce_net.h"
+#include "sroce_xmit.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
 #include "sroce_pkt.h"

@@ -35,64 +35,12 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce.h"
+#include "sroce_crc.h"
 #include "sroce_pkt.h"
 #include "sroce_qp.h"
 #include "sroce_recv.h"
 #include "bth.h"
 #include "icrc.h"
-
-/**
- * sroce_icrc_add_skb - feed skb bytes [@from, @to) to an ICRC
- * @ctx:  a started ICRC
- * @skb:  the packet; offsets are from skb->data
- * @from: first byte
- * @to:   end (exclusive), at most skb->len
- *
- * Walks the linear part, page fragments and frag list in place (no copy,
- * no allocation; kmap_local for highmem pages). Any context.
- */
-void sroce_icrc_add_skb(struct sroce_icrc_ctx *ctx, struct sk_buff *skb,
-			unsigned int from, unsigned int to)
-{
-	unsigned int consumed = 0, len;
-	struct skb_seq_state st;
-	const u8 *data;
-
-	if (from >= to)
-		return;
-	skb_prepare_seq_read(skb, from, to, &st);
-	/* skb_seq_read() returns whole blocks: clamp the last one to @to. */
-	while ((len = skb_seq_read(consumed, &data, &st)) != 0) {
-		len = min(len, to - from - consumed);
-		sroce_icrc_update(ctx, data, len);
-		consumed += len;
-		if (consumed == to - from) {
-			skb_abort_seq_read(&st);
-			break;
-		}
-	}
-}
-
-/*
- * ICRC of the packet at skb->data (UDP header) of @ulen bytes, @iph the
- * IP header of @ip_len bytes. Precondition: UDP header and BTH linear,
- * ulen >= UDP + BTH + ICRC.
- */
-static bool sroce_icrc_ok(struct sk_buff *skb, const u8 *iph,
-			  unsigned int ip_len, unsigned int ulen)
-{
-	unsigned int to = ulen - SROCE_ICRC_LEN;
-	struct sroce_icrc_ctx ctx;
-	u8 buf[SROCE_ICRC_LEN];
-	const u8 *wire;
-
-	if (sroce_icrc_init(&ctx, iph, ip_len, skb->data,
-			    skb->data + SROCE_UDP_HDR_LEN))
-		return false;
-	sroce_icrc_add_skb(&ctx, skb, SROCE_UDP_HDR_LEN + SROCE_BTH_LEN, to);
-	wire = skb_header_pointer(skb, to, SROCE_ICRC_LEN, buf);
-	return wire && sroce_icrc_get(wire) == sroce_icrc_final(&ctx);
-}
 
 /* No drop: the checks below return this or the counter of the reason. */
 #define SROCE_RX_OK	SROCE_NUM_COUNTERS

@@ -10,10 +10,6 @@
 #include <linux/skbuff.h>
 
 struct sroce_dev;
-struct sroce_icrc_ctx;
-
-void sroce_icrc_add_skb(struct sroce_icrc_ctx *ctx, struct sk_buff *skb,
-			unsigned int from, unsigned int to);
 
 /**
  * sroce_recv_skb - validate a received RoCEv2 packet and dispatch it

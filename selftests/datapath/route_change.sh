@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Each QP keeps its output route between packets (kernel/sroce_net.c,
+# Each QP keeps its output route between packets (kernel/sroce_xmit.c,
 # struct sroce_route); a change of the routing table must reach it. While
 # an RC ping-pong runs between A and B, a host route to A in B's netns
 # through a gateway that does not exist (its neighbour never resolves)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # A QP's consecutive IPv4 packets leave as one UDP GSO skb (module
-# parameter tx_gso, kernel/sroce_net.c struct sroce_txbatch); every
+# parameter tx_gso, kernel/sroce_xmit.c struct sroce_txbatch); every
 # receiver must still get the same valid RoCEv2 packets as one by one.
 # ibv_rc_pingpong with 64 KiB messages (64 packets each) and the received
 # buffer checked (-c), then for each direction: the receiver's rx_pkts grew
