@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sroce address handles: a copy of the rdma_ah_attr (holding the sgid_attr
- * reference); the net layer turns it into headers at send time. User AHs
- * get an index in sdev->ah_xa that UD send WQEs carry.
+ * reference) and its address vector (sroce_av.h), from which the transmit
+ * path builds headers. User AHs get an index in sdev->ah_xa that UD send
+ * WQEs carry.
  */
 #ifndef SROCE_AH_H
 #define SROCE_AH_H
@@ -11,7 +12,7 @@
 #include <linux/refcount.h>
 #include <rdma/ib_verbs.h>
 
-#include "sroce_net.h"
+#include "sroce_av.h"
 
 struct sroce_dev;
 struct sroce_pd;

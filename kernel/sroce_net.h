@@ -3,11 +3,11 @@
  * sroce network attachment (sroce_net.c): the per-netns RoCEv2 UDP
  * sockets (port 4791) and the devices of each netns, the receive entries
  * (the sockets' encap_rcv and each device's loopback queue), per-device
- * net init/fini and address vectors. Transmit is in sroce_xmit.h, receive
- * validation in sroce_recv.h.
+ * net init/fini. Address vectors are in sroce_av.h, transmit in
+ * sroce_xmit.h, receive validation in sroce_recv.h.
  *
  * Contexts: sroce_net_dev_init/fini and sroce_net_init/exit sleep (process
- * context only). sroce_av_from_ah_attr runs in any context.
+ * context only).
  */
 #ifndef SROCE_NET_H
 #define SROCE_NET_H
@@ -21,35 +21,12 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_av.h"
+
 #include "sroce.h"
 
 /* IANA port of RoCEv2 (IBA Annex A17.2). */
 #define SROCE_UDP_PORT		4791
-
-/* Used when an address handle asks for a hop limit of 0. */
-#define SROCE_DEFAULT_HOP_LIMIT	64
-
-/**
- * struct sroce_av - where a packet goes, resolved from an rdma_ah_attr
- * @network_type: RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6
- * @hop_limit:    IPv4 TTL or IPv6 hop limit (never 0)
- * @traffic_class: IPv4 TOS or IPv6 traffic class
- * @flow_label:   IPv6 flow label (20 bits); 0 for IPv4
- * @saddr:        source IP (the source GID's address)
- * @daddr:        destination IP (the destination GID's address)
- *
- * Plain data: copy it freely. For IPv4 only the ip4 members are used.
- */
-struct sroce_av {
-	u8 network_type;
-	u8 hop_limit;
-	u8 traffic_class;
-	u32 flow_label;
-	union {
-		__be32 ip4;
-		struct in6_addr ip6;
-	} saddr, daddr;
-};
 
 /* Module init/exit: the per-netns bookkeeping. */
 int sroce_net_init(void);
@@ -58,9 +35,6 @@ void sroce_net_exit(void);
 /* Device life: the UDP sockets of the device's netns, loopback queue. */
 int sroce_net_dev_init(struct sroce_dev *sdev);
 void sroce_net_dev_fini(struct sroce_dev *sdev);
-
-int sroce_av_from_ah_attr(struct sroce_dev *sdev,
-			  const struct rdma_ah_attr *attr, struct sroce_av *av);
 
 /*
  * The objects below are sroce_net.c's; sroce_xmit.c looks into them only
