@@ -70,7 +70,7 @@ bench-odp: module provider selftests
 	scripts/bench/odp-flood
 	scripts/bench/odp-plot
 bench-reliability: module provider selftests
-	SROCE_GUEST_DEBUG=0 scripts/vm/run-qemu.sh -t 3000 scripts/bench/reliability.sh
+	SROCE_GUEST_DEBUG=0 SROCE_TCG_THREAD=multi scripts/vm/run-qemu.sh -t 3000 scripts/bench/reliability.sh
 
 debug-kernel:
 	scripts/vm/mkdebugkernel.sh

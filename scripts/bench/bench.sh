@@ -35,7 +35,7 @@ in_root gcc -O2 -Wall -Wextra -Werror -o /src/build/bench/obj_scale \
 log "host load before the run: $(cut -d' ' -f1-3 /proc/loadavg), $(pgrep -c qemu-system || true) QEMU running"
 rm -f "$out/raw.tsv"
 rc=0
-SROCE_GUEST_DEBUG=0 "$SROCE_TOP/scripts/vm/run-qemu.sh" -t "${BENCH_TIMEOUT:-5400}" scripts/bench/guest.sh \
+SROCE_GUEST_DEBUG=0 SROCE_TCG_THREAD=multi "$SROCE_TOP/scripts/vm/run-qemu.sh" -t "${BENCH_TIMEOUT:-5400}" scripts/bench/guest.sh \
 	"$repeats" "$sections" "${BENCH_FILTER:-.}" "${BENCH_DEVICES:-sroce+rxe+siw}" >"$out/console.log" 2>&1 || rc=$?
 grep -a '^\[bench\]' "$out/console.log" | grep -v 'result:' | tail -60 || true
 log "host load after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
