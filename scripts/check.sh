@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check: every test. Host unit tests of the protocol core, fuzz smoke,
-# static checks (sparse, W=1, checkpatch), then the selftests in a QEMU
-# guest (Debian 13 kernel) against the freshly built sroce.ko and libsroce,
+# static checks (sparse, W=1, checkpatch), then the selftests in QEMU
+# guests (Debian 13 kernel; GUESTS=2 side by side, each a shard of the
+# tests) against the freshly built sroce.ko and libsroce,
 # then, with SROCE_DEBUG_LANE=1, the tests tagged "debug" on the debug kernel
 # (scripts/debug-lane.sh; off by default: it does not fit CI's time budget
 # yet). Ends with one line "N passed, N failed". T="FILTER..." runs only
@@ -14,6 +15,17 @@ set -uo pipefail
 res=$SROCE_BUILD/results
 rm -rf "$res" && mkdir -p "$res"
 t0=$SECONDS
+
+# The debug kernel takes longest to build (cached afterwards): it starts
+# first, in the background and below everything else in priority, once the
+# root and the guest image exist (its own packages go into the root after
+# the image is made, so the image never sees them half installed).
+dk_pid=""
+if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
+	"$SROCE_TOP/scripts/vm/mkimage.sh" >"$res/image.log" 2>&1 || tail -20 "$res/image.log"
+	nice -n 10 "$SROCE_TOP/scripts/vm/mkdebugkernel.sh" >"$res/debug-kernel.log" 2>&1 &
+	dk_pid=$!
+fi
 
 log "host unit tests"
 make -s -C "$SROCE_TOP/selftests/host" run >"$res/host.log" 2>&1
@@ -60,21 +72,40 @@ for s in build-module build-provider build-selftests; do
 	"$SROCE_TOP/scripts/$s.sh" >"$res/$s.log" 2>&1 || { build_ok=0; tail -30 "$res/$s.log"; }
 done
 
+# Guests run their vCPUs on one host thread (scripts/vm/run-qemu.sh), so
+# GUESTS of them side by side (default 2, one a host core) each take a
+# shard of the selected tests.
+guests=${GUESTS:-2}
+guest_ktaps=()
 if [ $build_ok = 1 ]; then
-	log "guest selftests (QEMU, TCG)"
-	rm -f "$SROCE_BUILD/selftests-guest.ktap"
+	log "guest selftests (QEMU, TCG): $guests guests side by side"
+	"$SROCE_TOP/scripts/vm/mkimage.sh" >"$res/image.log" 2>&1 || tail -20 "$res/image.log"
 	guest_args=()
 	[ -n "${TARGET:-}" ] && guest_args+=(--target "$TARGET")
 	read -r -a filter <<<"${T:-}"
-	"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh "${guest_args[@]}" "${filter[@]}" \
-		>"$res/guest-console.log" 2>&1
-	grc=$?
-	cp "$SROCE_BUILD/selftests-guest.ktap" "$res/guest.ktap" 2>/dev/null || : >"$res/guest.ktap"
-	grep -E "^(not )?ok |^# (FAIL|SKIP)" "$res/guest.ktap"
-	[ $grc = 0 ] || { log "guest run ended badly (status $grc); console:"; tail -40 "$res/guest-console.log"; }
+	pids=()
+	for i in $(seq "$guests"); do
+		rm -f "$SROCE_BUILD/selftests-guest-$i.ktap"
+		"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh --shard "$i/$guests" \
+			"${guest_args[@]}" "${filter[@]}" >"$res/guest-console-$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for i in $(seq "$guests"); do
+		wait "${pids[$((i - 1))]}"
+		grc=$?
+		cp "$SROCE_BUILD/selftests-guest-$i.ktap" "$res/guest-$i.ktap" 2>/dev/null || : >"$res/guest-$i.ktap"
+		grep -E "^(not )?ok |^# (FAIL|SKIP)" "$res/guest-$i.ktap"
+		if [ $grc != 0 ]; then
+			log "guest $i ended badly (status $grc); console:"
+			tail -40 "$res/guest-console-$i.log"
+			printf 'not ok 999 guest %s ended with status %s\n' "$i" "$grc" >>"$res/guest-$i.ktap"
+		fi
+		guest_ktaps+=("$res/guest-$i.ktap")
+	done
 else
 	log "build failed: the guest selftests cannot run"
 	printf 'TAP version 13\n1..1\nnot ok 1 build\n' >"$res/guest.ktap"
+	guest_ktaps=("$res/guest.ktap")
 fi
 
 # SROCE_DEBUG_LANE=1 runs it (not yet by default: the kernel build and
@@ -83,18 +114,24 @@ debug_ktaps=()
 if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
 	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug)"
 	if [ $build_ok = 1 ]; then
-		"$SROCE_TOP/scripts/debug-lane.sh" >"$res/debug-lane.log" 2>&1
+		wait "$dk_pid"	# its failure shows again in debug-lane.sh
+		"$SROCE_TOP/scripts/debug-lane.sh" -j "$guests" >"$res/debug-lane.log" 2>&1
 		grep '^\[sroce\] debug' "$res/debug-lane.log"
-		cp "$SROCE_BUILD/debug/guest.ktap" "$res/debug-guest.ktap" 2>/dev/null || : >"$res/debug-guest.ktap"
-		cp "$SROCE_BUILD/debug/kmemleak.ktap" "$res/debug-kmemleak.ktap" 2>/dev/null || : >"$res/debug-kmemleak.ktap"
-		grep -hE "^(not )?ok |^# (FAIL|SKIP|kernel report)" "$res/debug-guest.ktap" "$res/debug-kmemleak.ktap"
+		for f in "$SROCE_BUILD"/debug/guest-*.ktap "$SROCE_BUILD"/debug/kmemleak-*.ktap; do
+			[ -e "$f" ] || continue
+			cp "$f" "$res/debug-$(basename "$f")"
+			grep -hE "^(not )?ok |^# (FAIL|SKIP|kernel report)" "$f"
+			debug_ktaps+=("$res/debug-$(basename "$f")")
+		done
+		[ ${#debug_ktaps[@]} -gt 0 ] || {
+			printf 'TAP version 13\n1..1\nnot ok 1 debug lane: no result\n' >"$res/debug-guest.ktap"
+			debug_ktaps=("$res/debug-guest.ktap"); }
 	else
 		printf 'TAP version 13\n1..1\nnot ok 1 build\n' >"$res/debug-guest.ktap"
-		: >"$res/debug-kmemleak.ktap"
+		debug_ktaps=("$res/debug-guest.ktap")
 	fi
-	debug_ktaps=("$res/debug-guest.ktap" "$res/debug-kmemleak.ktap")
 fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "$res/guest.ktap" "${debug_ktaps[@]}"
+	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "${guest_ktaps[@]}" "${debug_ktaps[@]}"

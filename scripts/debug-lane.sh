@@ -8,53 +8,68 @@
 # fails the run (run-qemu.sh), and a kmemleak scan at the end fails on
 # anything sroce leaked. Needs libsroce and the selftests built
 # (scripts/build-provider.sh, scripts/build-selftests.sh).
-#   scripts/debug-lane.sh [-t timeout_s]
-# Results: build/debug/guest.ktap and build/debug/kmemleak.ktap (a failed
-# build or a crashed guest is written there as a failure too); the exit
-# status is 0 only if everything passed.
+#   scripts/debug-lane.sh [-t timeout_s] [-j guests]
+# -j: guests side by side, each a shard of the tests (default 2: each
+# guest's vCPUs run on one host thread, so two keep both cores busy).
+# Results: build/debug/guest-I.ktap and build/debug/kmemleak-I.ktap for
+# guest I (a failed build or a crashed guest is written there as a
+# failure too); the exit status is 0 only if everything passed.
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-timeout_s=3600
-while getopts "t:" o; do
+timeout_s=3600 jobs=2
+while getopts "t:j:" o; do
 	case $o in
 	t) timeout_s=$OPTARG ;;
-	*) die "usage: $0 [-t timeout_s]" ;;
+	j) jobs=$OPTARG ;;
+	*) die "usage: $0 [-t timeout_s] [-j guests]" ;;
 	esac
 done
+[[ $jobs =~ ^[1-9]$ ]] || die "-j takes 1 to 9 guests"
 out=$SROCE_BUILD/debug
 mkdir -p "$out"
-rm -f "$out/guest.ktap" "$out/kmemleak.ktap"
-fail_ktap() {	# fail_ktap NAME REASON: one failed result in each file
+rm -f "$out"/guest*.ktap "$out"/kmemleak*.ktap
+fail_ktap() {	# fail_ktap I NAME REASON: one failed result in guest I's files
 	local f
 	for f in guest kmemleak; do
-		[ -s "$out/$f.ktap" ] ||
-			printf 'TAP version 13\n1..1\nnot ok 1 debug lane: %s # %s\n' "$1" "$2" >"$out/$f.ktap"
+		[ -s "$out/$f-$1.ktap" ] ||
+			printf 'TAP version 13\n1..1\nnot ok 1 debug lane: %s # %s\n' "$2" "$3" >"$out/$f-$1.ktap"
 	done
 }
 
 t0=$SECONDS
 if ! "$SROCE_TOP/scripts/vm/mkdebugkernel.sh"; then
-	fail_ktap "debug kernel build" "see ~/.cache/sroce/debug-kernel/work-*/make.log"
+	fail_ktap 1 "debug kernel build" "see ~/.cache/sroce/debug-kernel/work-*/make.log"
 	exit 1
 fi
 tk=$SECONDS
 if ! "$SROCE_TOP/scripts/build-debug-modules.sh"; then
-	fail_ktap "module build against the debug kernel" "see the log above"
+	fail_ktap 1 "module build against the debug kernel" "see the log above"
 	exit 1
 fi
 tm=$SECONDS
-"$SROCE_TOP/scripts/vm/run-qemu.sh" -k debug -t "$timeout_s" selftests/debug/lane.sh
-grc=$?
-log "debug lane: kernel $((tk - t0)) s, modules $((tm - tk)) s, guest $((SECONDS - tm)) s (status $grc)"
-case $grc in
-0) ;;
-124) fail_ktap "guest" "timed out after ${timeout_s}s" ;;
-126) fail_ktap "guest" "kernel report on the console" ;;
-*) fail_ktap "guest" "ended with status $grc (crash? see build/guest-console.log)" ;;
-esac
-# A report on the console after every test passed (126) is a failure too.
-if [ $grc = 126 ] && ! grep -q '^not ok' "$out/guest.ktap"; then
-	printf 'not ok 999 console: kernel report outside any test\n' >>"$out/guest.ktap"
-fi
-! grep -q '^not ok' "$out/guest.ktap" "$out/kmemleak.ktap"
+pids=()
+for i in $(seq "$jobs"); do
+	"$SROCE_TOP/scripts/vm/run-qemu.sh" -k debug -t "$timeout_s" selftests/debug/lane.sh "$i/$jobs" \
+		>"$out/console-$i.log" 2>&1 &
+	pids+=($!)
+done
+rc=0
+for i in $(seq "$jobs"); do
+	wait "${pids[$((i - 1))]}"
+	grc=$?
+	log "debug lane guest $i/$jobs: status $grc (console: build/debug/console-$i.log)"
+	case $grc in
+	0) ;;
+	124) fail_ktap "$i" "guest $i" "timed out after ${timeout_s}s" ;;
+	126) fail_ktap "$i" "guest $i" "kernel report on the console" ;;
+	*) fail_ktap "$i" "guest $i" "ended with status $grc (crash? see build/debug/console-$i.log)" ;;
+	esac
+	# A report on the console after every test passed (126) is a failure too.
+	if [ $grc = 126 ] && ! grep -q '^not ok' "$out/guest-$i.ktap"; then
+		printf 'not ok 999 console: kernel report outside any test\n' >>"$out/guest-$i.ktap"
+	fi
+	grep -q '^not ok' "$out/guest-$i.ktap" "$out/kmemleak-$i.ktap" && rc=1
+done
+log "debug lane: kernel $((tk - t0)) s, modules $((tm - tk)) s, guests $((SECONDS - tm)) s"
+exit $rc

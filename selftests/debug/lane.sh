@@ -5,14 +5,17 @@
 # tests of selftests/tests.list tagged "debug", in that order, through
 # run_guest.sh (a KASAN, KFENCE,
 # lockdep, UBSAN or hung-task report fails the test that ran), then a
-# kmemleak scan. Results: build/debug/guest.ktap, build/debug/kmemleak.ktap.
+# kmemleak scan. Results: build/debug/guest-I.ktap, build/debug/kmemleak-I.ktap.
+#   lane.sh [I/N]   the I-th shard of N (run_guest.sh --shard), default 1/1
 cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
 
-out=$BUILD/debug/kmemleak.ktap
+shard=${1:-1/1}
+out=$BUILD/debug/kmemleak-${shard%/*}.ktap
+gout=$BUILD/debug/guest-${shard%/*}.ktap
 KML=/sys/kernel/debug/kmemleak
 mkdir -p "$BUILD/debug"
-rm -f "$out" "$BUILD/debug/guest.ktap"
+rm -f "$out" "$gout"
 [ "${SROCE_KERNEL:-}" = debug ] || { echo "# not the debug kernel (run-qemu.sh -k debug)"; exit 1; }
 [ -w $KML ] || { printf 'TAP version 13\n1..1\nnot ok 1 kmemleak # no %s\n' $KML | tee "$out"; exit 1; }
 # What boot left unreferenced is not the lane's to report.
@@ -21,7 +24,7 @@ echo clear >$KML
 # Twice the stock timeout per test, four times every wait_for: KASAN and
 # lockdep slow everything.
 export SROCE_TIME_SCALE=4
-KTAP_OUT=$BUILD/debug/guest.ktap TEST_TIMEOUT=1200 bash ./run_guest.sh debug
+KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" debug
 
 # Unreferenced objects whose allocation went through sroce: by name while
 # the module is loaded, as a bare module address (0xffffffffa... or c...,
