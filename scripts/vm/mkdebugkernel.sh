@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build (once) the debug guest kernel: Debian 13's linux-source-6.12 (the
-# stock guest kernel's upstream version) configured by `make defconfig` plus
+# stock guest kernel's upstream version) configured by `make allnoconfig` plus
 # scripts/vm/debug-kernel.config (KASAN, KFENCE, lockdep, kmemleak, UBSAN,
 # ...; everything the guest needs built in). Cached in
 #   $SROCE_CACHE/debug-kernel/<linux-source version>-<fragment hash>/
@@ -24,7 +24,7 @@ PKG=linux-source-6.12
 PKGS="$PKG flex bison bc libelf-dev libssl-dev ccache cpio"
 FRAGMENT=$SROCE_TOP/scripts/vm/debug-kernel.config
 # Bump when this script changes how the tree is built.
-RECIPE=1
+RECIPE=2
 DK=$SROCE_CACHE/debug-kernel
 
 pkg_version() {
@@ -93,7 +93,7 @@ cd linux-source-6.12
 export CCACHE_DIR=/cache/ccache CCACHE_MAXSIZE=3G CCACHE_COMPRESS=1
 export KBUILD_BUILD_TIMESTAMP="$key" KBUILD_BUILD_USER=sroce KBUILD_BUILD_HOST=sroce
 MK="make -j$(nproc) CC=ccache\ gcc-14 HOSTCC=gcc-14"
-eval "$MK defconfig" >/dev/null
+eval "$MK allnoconfig" >/dev/null
 scripts/kconfig/merge_config.sh -m .config "$work/debug-kernel.config" >/dev/null
 eval "$MK olddefconfig" >/dev/null
 # Every line of the fragment must have survived (a dependency missing
