@@ -29,12 +29,10 @@
 #include <linux/netdevice.h>
 #include <linux/sched/clock.h>
 #include <linux/workqueue.h>
-#include <rdma/ib_mad.h>
 
 #include "sroce_cq.h"
 #include "sroce_exec.h"
 #include "sroce_qp.h"
-#include "sroce_mcast.h"
 #include "sroce_param.h"
 #include "bth.h"
 #include "qp_fsm.h"
@@ -560,32 +558,6 @@ void sroce_qp_doorbell(struct sroce_qp *qp)
 	WRITE_ONCE(qp->db_end, end);
 }
 
-/**
- * sroce_qp_rcv - hand a received, validated packet to its QP
- * @sdev: the device it arrived on
- * @skb: the packet; struct sroce_pkt in skb->cb. Consumed.
- *
- * Called from the receive softirq.
- */
-void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
-{
-	const struct sroce_pkt *pkt = sroce_pkt(skb);
-	struct sroce_qp *qp;
-
-	if (pkt->dqpn == SROCE_QPN_MULTICAST) {
-		sroce_mcast_rcv(sdev, skb);
-		return;
-	}
-	qp = sroce_qp_get(sdev, pkt->dqpn);
-	if (!qp) {
-		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
-		kfree_skb(skb);
-		return;
-	}
-	sroce_qp_deliver(qp, skb);
-	sroce_qp_put(qp);
-}
-
 /*
  * Does a received packet (@mask: its opcode's SROCE_M_*) go to an unbound
  * worker rather than through the engines here? Only inside the doorbell of
@@ -609,21 +581,9 @@ static bool sroce_qp_rx_handoff(struct sroce_qp *qp, u32 mask)
 }
 
 /*
- * The P_Key of the QP's pkey_index: the port's table has one entry, the
- * default full-member key (sroce_query_pkey), and modify_qp accepts no
- * other index.
- */
-static u16 sroce_qp_pkey(const struct sroce_qp *qp)
-{
-	BUILD_BUG_ON(SROCE_PKEY_TBL_LEN != 1);
-	return IB_DEFAULT_PKEY_FULL;
-}
-
-/*
- * Hand a packet to its QP's engines, after the checks against the QP
- * itself: state, transport, then the P_Key (IBA 9.6.1.1, seed-rules R1.5
- * for UD; RC and UC alike): a packet of another partition is dropped
- * silently and counted before the engines see any of it. Caller holds a
+ * Hand a packet that passed its QP's checks (sroce_recv.c) to the QP's
+ * engines: queue it for the responder (requests) or the completer, then
+ * run the engines here, or wake a worker for them. Caller holds a
  * reference on @qp. Softirq.
  */
 void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
@@ -633,19 +593,6 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 	struct sk_buff_head *q;
 	bool handoff;
 
-	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
-	    sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
-		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
-				  SROCE_CNT_DROP_QP_TYPE :
-				  SROCE_CNT_DROP_QP_STATE);
-		kfree_skb(skb);
-		return;
-	}
-	if (!sroce_pkey_match(pkt->pkey, sroce_qp_pkey(qp))) {
-		sroce_count(sdev, SROCE_CNT_DROP_BAD_PKEY);
-		kfree_skb(skb);
-		return;
-	}
 	q = pkt->mask & SROCE_M_REQ ? &qp->rx_req : &qp->rx_resp;
 	/* A peer flooding a QP whose engines cannot run must not grow it. */
 	if (skb_queue_len_lockless(q) >= SROCE_MAX_RX_QUEUE) {

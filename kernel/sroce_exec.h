@@ -6,6 +6,7 @@
 #ifndef SROCE_EXEC_H
 #define SROCE_EXEC_H
 
+struct sk_buff;
 struct sroce_qp;
 struct work_struct;
 
@@ -23,5 +24,10 @@ void sroce_qp_work(struct work_struct *work);
 void sroce_qp_unbound_work(struct work_struct *work);
 /* A user post_send doorbell: runs the engines in the caller if idle. */
 void sroce_qp_doorbell(struct sroce_qp *qp);
+/*
+ * Receive: queue @skb, which passed its QP's checks, for @qp's engines
+ * and run them; consumes @skb. Caller holds a reference on @qp. Softirq.
+ */
+void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb);
 
 #endif /* SROCE_EXEC_H */

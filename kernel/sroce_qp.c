@@ -32,58 +32,6 @@ static enum sroce_qp_type sroce_qpt(enum ib_qp_type t)
 }
 
 /**
- * sroce_qp_get - look a QP up by number for the receive path
- * @sdev: the device
- * @qpn: the QP number
- *
- * Returns the QP with a reference (drop it with sroce_qp_put()), or NULL.
- * Any context. The reference is taken under the xarray's lock, which
- * destroy_qp's erase also takes: once the erase returns, no lookup can
- * still hold the pointer without a reference, so destroy waits only for
- * references (the QP's memory is freed by the core with no RCU grace
- * period after destroy_qp returns).
- */
-struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
-{
-	struct sroce_qp *qp;
-	unsigned long flags;
-
-	xa_lock_irqsave(&sdev->qp_xa, flags);
-	qp = xa_load(&sdev->qp_xa, qpn);
-	if (qp && !refcount_inc_not_zero(&qp->ref))
-		qp = NULL;
-	xa_unlock_irqrestore(&sdev->qp_xa, flags);
-	return qp;
-}
-
-void sroce_qp_put(struct sroce_qp *qp)
-{
-	if (refcount_dec_and_test(&qp->ref))
-		complete(&qp->released);
-}
-
-/* The transport field of the opcodes a QP accepts (GSI runs as UD). */
-enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
-{
-	switch (qp->type) {
-	case SROCE_QPT_RC:	return SROCE_TR_RC;
-	case SROCE_QPT_UC:	return SROCE_TR_UC;
-	default:		return SROCE_TR_UD;
-	}
-}
-
-bool sroce_qp_caps(struct sroce_qp *qp, u32 caps)
-{
-	return (sroce_qp_state_caps((enum sroce_qp_state)READ_ONCE(qp->state)) &
-		caps) == caps;
-}
-
-struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
-{
-	return qp->swqe + (size_t)(index & qp->sq.mask) * qp->swqe_size;
-}
-
-/**
  * sroce_sq_prod - the SQ producer index, validated
  * @qp: the QP
  *
@@ -105,13 +53,6 @@ u32 sroce_sq_prod(struct sroce_qp *qp)
 		return qp->sq.cons;
 	}
 	return qp->sq.cons + n;
-}
-
-/* Release SQ slots up to @tail (completed WQEs) to the producer. */
-void sroce_sq_release(struct sroce_qp *qp, u32 tail)
-{
-	while (qp->sq.cons != tail)
-		sroce_ring_cons_advance(&qp->sq);
 }
 
 static void sroce_ring_set_flag(struct sroce_ring *r, u32 flag, bool on)
@@ -301,17 +242,6 @@ void sroce_qp_flush(struct sroce_qp *qp)
 			}
 		}
 	}
-}
-
-/*
- * The payload of a received packet as one linear buffer (linearizing
- * allocates with GFP_ATOMIC: any context). NULL without memory.
- */
-u8 *sroce_pkt_payload(struct sk_buff *skb)
-{
-	if (skb_is_nonlinear(skb) && skb_linearize(skb))
-		return NULL;
-	return skb->data + sroce_pkt(skb)->hdr_len;
 }
 
 static int sroce_qp_check_caps(struct sroce_dev *sdev,

@@ -44,6 +44,7 @@
 #include "sroce_srq.h"
 #include "sroce_pkt.h"
 #include "parse.h"
+#include "qp_fsm.h"
 #include "qp_type.h"
 #include "sendwin.h"
 
@@ -339,26 +340,73 @@ static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
 
 extern const struct ib_device_ops sroce_qp_ops;
 
-/* Receive path entry: takes ownership of @skb (struct sroce_pkt in cb). */
-void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
-/* Hand @skb to @qp, whose memory the caller keeps alive; consumes it. */
-void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb);
+/**
+ * sroce_qp_get - look a QP up by number for the receive path
+ * @sdev: the device
+ * @qpn: the QP number
+ *
+ * Returns the QP with a reference (drop it with sroce_qp_put()), or NULL.
+ * Any context. The reference is taken under the xarray's lock, which
+ * destroy_qp's erase also takes: once the erase returns, no lookup can
+ * still hold the pointer without a reference, so destroy waits only for
+ * references (the QP's memory is freed by the core with no RCU grace
+ * period after destroy_qp returns). Inline: once per received packet.
+ */
+static inline struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
+{
+	struct sroce_qp *qp;
+	unsigned long flags;
 
-struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
-void sroce_qp_put(struct sroce_qp *qp);
+	xa_lock_irqsave(&sdev->qp_xa, flags);
+	qp = xa_load(&sdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	xa_unlock_irqrestore(&sdev->qp_xa, flags);
+	return qp;
+}
 
-/* Shared with sroce_exec.c. */
-enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp);
+static inline void sroce_qp_put(struct sroce_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->released);
+}
+
+/* The transport field of the opcodes a QP accepts (GSI runs as UD). */
+static inline enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
+{
+	switch (qp->type) {
+	case SROCE_QPT_RC:	return SROCE_TR_RC;
+	case SROCE_QPT_UC:	return SROCE_TR_UC;
+	default:		return SROCE_TR_UD;
+	}
+}
+
+/* Does the QP's state allow all of @caps (SROCE_QPCAP_*)? Lockless. */
+static inline bool sroce_qp_caps(struct sroce_qp *qp, u32 caps)
+{
+	return (sroce_qp_state_caps((enum sroce_qp_state)READ_ONCE(qp->state)) &
+		caps) == caps;
+}
+
+/* The kernel copy of the send WQE of SQ ring index @index. */
+static inline struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
+{
+	return qp->swqe + (size_t)(index & qp->sq.mask) * qp->swqe_size;
+}
+
+/* Release SQ slots up to @tail (completed WQEs) to the producer. */
+static inline void sroce_sq_release(struct sroce_qp *qp, u32 tail)
+{
+	while (qp->sq.cons != tail)
+		sroce_ring_cons_advance(&qp->sq);
+}
+
 void sroce_qp_flush(struct sroce_qp *qp);
 
 /* Error handling shared by the engines (sroce_qp.c). */
 void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 		    enum ib_event_type event);
-bool sroce_qp_caps(struct sroce_qp *qp, u32 caps);
-struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index);
 u32 sroce_sq_prod(struct sroce_qp *qp);
-void sroce_sq_release(struct sroce_qp *qp, u32 tail);
-u8 *sroce_pkt_payload(struct sk_buff *skb);
 
 /* Engines. Each returns true if it made progress. */
 bool sroce_req_run(struct sroce_qp *qp);

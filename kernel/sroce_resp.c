@@ -245,7 +245,7 @@ static u64 sroce_rwqe_len(struct sroce_qp *qp)
 }
 
 /*
- * UD receive (R1.1, R1.5): Q_Key (P_Key: sroce_qp_deliver), GRH, one packet.
+ * UD receive (R1.1, R1.5): Q_Key (P_Key: sroce_recv.c), GRH, one packet.
  *
  * Lengths. A UD message is one packet of at most the path MTU, the port's
  * active MTU here (R1.1): a longer one is a malformed packet, dropped and
