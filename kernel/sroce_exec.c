@@ -31,6 +31,7 @@
 #include <linux/workqueue.h>
 
 #include "sroce_cq.h"
+#include "sroce_engine.h"
 #include "sroce_exec.h"
 #include "sroce_qp.h"
 #include "sroce_param.h"
@@ -191,6 +192,17 @@ void sroce_engine_unlock(struct sroce_qp *qp)
 		wake_up(&qp->engine_wait);
 	if (kicked)
 		sroce_qp_schedule(qp);
+}
+
+/* A QP in ERROR or SQE: the engines complete what is left (R3.3). */
+static void sroce_qp_flush(struct sroce_qp *qp)
+{
+	enum ib_qp_state s = READ_ONCE(qp->state);
+
+	if (s == IB_QPS_ERR || s == IB_QPS_SQE)
+		sroce_comp_flush(qp);
+	if (s == IB_QPS_ERR)
+		sroce_resp_flush(qp);
 }
 
 static bool sroce_qp_defer_take(struct sroce_qp *qp)

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_engine.h"
 #include "sroce_qp.h"
 #include "sroce_param.h"
 #include "qp_fsm.h"
@@ -914,15 +915,46 @@ static void sroce_resp_comm_est(struct sroce_qp *qp)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
+/* Flush the QP's own RQ (an SRQ keeps its WQEs, R3.3). */
+static void sroce_resp_flush_rq(struct sroce_qp *qp)
+{
+	struct sroce_sge sges[SROCE_MAX_SGE_HARD];
+	struct sroce_recv_wqe wqe;
+	struct sroce_cqe cqe = {};
+	int err;
+
+	if (!qp->has_rq)
+		return;
+	/* A malformed WQE (-EINVAL) is consumed and flushed too. */
+	while ((err = sroce_rq_pop(&qp->rq, &wqe, sges)) != -ENOENT &&
+	       err != -EIO) {
+		cqe.wr_id = wqe.wr_id;
+		cqe.status = IB_WC_WR_FLUSH_ERR;
+		cqe.opcode = IB_WC_RECV;
+		cqe.qp_num = qp->qpn;
+		sroce_cq_post(qp->rcq, &cqe, &qp->ibqp, false);
+	}
+}
+
 /*
- * A QP in ERROR completes the receive WQE a message had taken, if any,
- * with WR_FLUSH_ERR (R3.3): it is neither in the RQ nor back in the SRQ.
+ * The QP is in ERROR (R3.3): complete the receive WQE a message had taken,
+ * if any, with WR_FLUSH_ERR (it is neither in the RQ nor back in the
+ * SRQ), then the QP's own RQ. A QP on an SRQ then has nothing left in
+ * flight: IB_EVENT_QP_LAST_WQE_REACHED, once (R3.9).
  */
-void sroce_resp_flush_wqe(struct sroce_qp *qp)
+void sroce_resp_flush(struct sroce_qp *qp)
 {
 	if (qp->resp.have_wqe)
 		sroce_resp_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0, 0,
 				    NULL, false);
+	sroce_resp_flush_rq(qp);
+	if (qp->srq && !qp->resp.have_wqe) {
+		/* SRQ QP in ERROR has nothing left in flight (R3.9) */
+		if (!qp->sqd_event_pending) {
+			qp->sqd_event_pending = true;
+			sroce_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+		}
+	}
 }
 
 bool sroce_resp_run(struct sroce_qp *qp)
@@ -990,6 +1022,12 @@ void sroce_resp_reset(struct sroce_qp *qp)
 	if (res)
 		memset(res, 0, nres * sizeof(*res));
 	qp->resp.serving = -1;
+	qp->resp.epsn = qp->attr.rq_psn;
+}
+
+/* INIT -> RTR: the first PSN expected is the rq_psn modify_qp set. */
+void sroce_resp_start(struct sroce_qp *qp)
+{
 	qp->resp.epsn = qp->attr.rq_psn;
 }
 
