@@ -33,19 +33,11 @@
 #include "sroce_cq.h"
 #include "sroce_engine.h"
 #include "sroce_exec.h"
+#include "sroce_work.h"
 #include "sroce_qp.h"
 #include "sroce_param.h"
 #include "bth.h"
 #include "qp_fsm.h"
-
-/*
- * All work items run here. Per-CPU (not WQ_UNBOUND): a QP's work may have
- * to run on one given CPU (sroce_qp_run_owned()).
- */
-static struct workqueue_struct *sroce_wq;
-
-/* Work that should not wait for this CPU: sroce_qp_schedule_unbound(). */
-static struct workqueue_struct *sroce_unbound_wq;
 
 static bool inline_engines = true;
 module_param(inline_engines, bool, 0644);
@@ -237,71 +229,6 @@ static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 		}
 	} while (progress && --rounds > 0);
 	return progress;
-}
-
-/*
- * May packets sent from softirq on @cpu still wait in its backlog (the
- * per-CPU receive queue that veth and loopback feed)? Lockless peek: a
- * stale answer costs a detour through @cpu or, rarely, a reordered packet
- * that the protocol recovers like a lost one.
- */
-static bool sroce_backlog_busy(int cpu)
-{
-	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
-
-	return !skb_queue_empty_lockless(&sd->input_pkt_queue) ||
-	       !skb_queue_empty_lockless(&sd->process_queue);
-}
-
-/* The CPU whose backlog may hold packets of the QP's last softirq run, or -1. */
-static int sroce_qp_pinned_cpu(struct sroce_qp *qp)
-{
-	int mark = READ_ONCE(qp->sirq_cpu);
-
-	return mark && sroce_backlog_busy(mark - 1) ? mark - 1 : -1;
-}
-
-/* Where the QP's work item must run: that CPU, else the local one. */
-static int sroce_qp_home_cpu(struct sroce_qp *qp)
-{
-	int cpu = sroce_qp_pinned_cpu(qp);
-
-	return cpu < 0 ? WORK_CPU_UNBOUND : cpu;
-}
-
-/* Queue the QP's work on @cpu; the queued work holds a reference. */
-static void sroce_qp_queue_on(struct sroce_qp *qp, int cpu)
-{
-	if (!refcount_inc_not_zero(&qp->ref))
-		return;
-	if (!queue_work_on(cpu, sroce_wq, &qp->work))
-		sroce_qp_put(qp);
-}
-
-/* Queue the QP's work where it must run (sroce_qp_home_cpu()). */
-void sroce_qp_schedule(struct sroce_qp *qp)
-{
-	sroce_qp_queue_on(qp, sroce_qp_home_cpu(qp));
-}
-
-/*
- * Queue the QP's work on an unbound worker, which the scheduler wakes on
- * an idle CPU if there is one, rather than on this CPU behind the task
- * running here, so that the posting process goes on posting while another
- * CPU works (sroce_qp_rx_handoff()).
- * A QP pinned to a CPU by its backlog still goes there
- * (sroce_qp_run_owned()).
- */
-static void sroce_qp_schedule_unbound(struct sroce_qp *qp)
-{
-	if (sroce_qp_pinned_cpu(qp) >= 0) {
-		sroce_qp_schedule(qp);
-		return;
-	}
-	if (!refcount_inc_not_zero(&qp->ref))
-		return;
-	if (!queue_work(sroce_unbound_wq, &qp->uwork))
-		sroce_qp_put(qp);
 }
 
 /*
@@ -621,24 +548,4 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	sroce_qp_run_inline(qp, true, false);
-}
-
-int sroce_exec_module_init(void)
-{
-	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM, 0);
-	if (!sroce_wq)
-		return -ENOMEM;
-	sroce_unbound_wq = alloc_workqueue("sroce_unbound",
-					   WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!sroce_unbound_wq) {
-		destroy_workqueue(sroce_wq);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void sroce_exec_module_exit(void)
-{
-	destroy_workqueue(sroce_unbound_wq);
-	destroy_workqueue(sroce_wq);
 }

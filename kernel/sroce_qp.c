@@ -12,6 +12,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "sroce_engine.h"
+#include "sroce_exec.h"
 #include "sroce_qp.h"
 #include "sroce_mcast.h"
 #include "sroce_param.h"

@@ -31,6 +31,7 @@
 #define SROCE_QP_H
 
 #include <linux/hrtimer.h>
+#include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
 #include <linux/wait.h>
@@ -40,7 +41,7 @@
 
 #include "sroce.h"
 #include "sroce_engine.h"
-#include "sroce_exec.h"
+#include "sroce_work.h"
 #include "sroce_net.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
@@ -290,6 +291,28 @@ static inline void sroce_qp_defer(struct sroce_qp *qp)
 static inline bool sroce_qp_deferred(const struct sroce_qp *qp)
 {
 	return qp->engine_defer;
+}
+
+/*
+ * May packets sent from softirq on @cpu still wait in its backlog (the
+ * per-CPU receive queue that veth and loopback feed)? Lockless peek: a
+ * stale answer costs a detour through @cpu or, rarely, a reordered packet
+ * that the protocol recovers like a lost one.
+ */
+static inline bool sroce_backlog_busy(int cpu)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+
+	return !skb_queue_empty_lockless(&sd->input_pkt_queue) ||
+	       !skb_queue_empty_lockless(&sd->process_queue);
+}
+
+/* The CPU whose backlog may hold packets of the QP's last softirq run, or -1. */
+static inline int sroce_qp_pinned_cpu(struct sroce_qp *qp)
+{
+	int mark = READ_ONCE(qp->sirq_cpu);
+
+	return mark && sroce_backlog_busy(mark - 1) ? mark - 1 : -1;
 }
 
 #endif /* SROCE_QP_H */
