@@ -208,9 +208,9 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 }
 
 /* A READ response: place its payload; the last one completes the WQE. */
-static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb,
+				 const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	u32 psn = h->psn, pmtu = qp->attr.pmtu, len = h->payload_len;
 	struct sroce_swqe *sw;
 	u64 off;
@@ -268,9 +268,9 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 }
 
-static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb,
+				  const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_swqe *sw;
 	u64 orig = h->atmack_orig;
 	int err;
@@ -300,10 +300,9 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 	sroce_comp_progress(qp, psn_add(h->psn, 1));
 }
 
-static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb,
+			   const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
-
 	if (qp->type != SROCE_QPT_RC)
 		return;
 	/*
@@ -339,13 +338,13 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	if (h->mask & SROCE_M_READ) {
-		sroce_comp_read_resp(qp, skb);
+		sroce_comp_read_resp(qp, skb, h);
 		if (sroce_qp_deferred(qp))
 			return;		/* handled again, AETH included */
 		if (h->mask & SROCE_M_AETH)
 			sroce_comp_aeth(qp, h->psn, h->aeth.syn);
 	} else if (h->mask & SROCE_M_ATOMIC) {
-		sroce_comp_atomic_ack(qp, skb);
+		sroce_comp_atomic_ack(qp, skb, h);
 	} else {
 		sroce_comp_aeth(qp, h->psn, h->aeth.syn);
 	}
@@ -411,6 +410,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_COMP_BUDGET;
 	bool progress = false, acked = false;
+	struct sroce_hdrs h;
 	struct sk_buff *skb;
 	u32 before = qp->comp.psn;
 
@@ -431,8 +431,8 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	}
 	while (budget-- > 0 && (skb = skb_dequeue(&qp->rx_resp))) {
 		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND) &&
-		    !sroce_pkt_hdrs(skb, &qp->rx_h))
-			sroce_comp_pkt(qp, skb);
+		    !sroce_pkt_hdrs(skb, &h))
+			sroce_comp_pkt(qp, skb, &h);
 		if (sroce_qp_deferred(qp)) {
 			/* ODP fault in softirq: again in process context */
 			skb_queue_head(&qp->rx_resp, skb);

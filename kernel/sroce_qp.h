@@ -185,7 +185,6 @@ struct sroce_qp {
 	bool sq_broken;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;
-	struct sroce_hdrs rx_h;		/* headers of the packet being handled */
 	struct sroce_req req;
 	struct sroce_resp resp;
 	struct sroce_comp comp;
