@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sroce completer: ACKs, NAKs, READ responses and ATOMIC ACKs coming back
- * to the requester; the local ACK and RNR timers; send completions in
- * posting order (seed-rules R2.1 - R2.8, R3.6), and their flush (R3.3).
- * Runs where the QP's engines run, by their owner only (sroce_exec.c);
- * the timers (sroce_req.c) only set a flag and schedule the work item. It
- * changes the requester's state only through the hooks of sroce_engine.h.
+ * to the requester; the expiry of the local ACK and RNR timers; send
+ * completions in posting order (seed-rules R2.1 - R2.8, R3.6), and their
+ * flush (R3.3). Runs where the QP's engines run, by their owner only
+ * (sroce_exec.c); the timers (started by sroce_req.c) only set a flag and
+ * schedule the work item. It changes the requester's state only through
+ * the hooks of sroce_engine.h.
  */
 #include <linux/kernel.h>
 #include <rdma/ib_verbs.h>
@@ -404,6 +405,37 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 	qp->comp.retry_left = left;
 	sroce_req_timed_out(&qp->req);
 	sroce_count(qp->sdev, SROCE_CNT_RETRANS_TIMEOUT);
+}
+
+/*
+ * The local ACK and RNR timers (started and stopped by the requester,
+ * sroce_req.c) only tell the completer and have the work item run it:
+ * softirq, no lock. No reference: sroce_qp_schedule() tries to take one.
+ */
+static enum hrtimer_restart sroce_comp_ack_timer(struct hrtimer *t)
+{
+	struct sroce_qp *qp = container_of(t, struct sroce_qp, ack_timer);
+
+	WRITE_ONCE(qp->comp.timer_fired, true);
+	sroce_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart sroce_comp_rnr_timer(struct hrtimer *t)
+{
+	struct sroce_qp *qp = container_of(t, struct sroce_qp, rnr_timer);
+
+	WRITE_ONCE(qp->comp.rnr_fired, true);
+	sroce_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+void sroce_comp_init_timers(struct sroce_qp *qp)
+{
+	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->ack_timer.function = sroce_comp_ack_timer;
+	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->rnr_timer.function = sroce_comp_rnr_timer;
 }
 
 bool sroce_comp_run(struct sroce_qp *qp)

@@ -249,6 +249,7 @@ void sroce_resp_flush(struct sroce_qp *qp);
 
 /* sroce_comp.c */
 bool sroce_comp_run(struct sroce_qp *qp);
+void sroce_comp_init_timers(struct sroce_qp *qp);
 void sroce_comp_reset(struct sroce_qp *qp);
 void sroce_comp_start(struct sroce_qp *qp);
 void sroce_comp_flush(struct sroce_qp *qp);

@@ -153,24 +153,6 @@ static void sroce_qp_init_engines(struct sroce_qp *qp)
 	sroce_comp_reset(qp);
 }
 
-static enum hrtimer_restart sroce_qp_ack_timer(struct hrtimer *t)
-{
-	struct sroce_qp *qp = container_of(t, struct sroce_qp, ack_timer);
-
-	WRITE_ONCE(qp->comp.timer_fired, true);
-	sroce_qp_schedule(qp);
-	return HRTIMER_NORESTART;
-}
-
-static enum hrtimer_restart sroce_qp_rnr_timer(struct hrtimer *t)
-{
-	struct sroce_qp *qp = container_of(t, struct sroce_qp, rnr_timer);
-
-	WRITE_ONCE(qp->comp.rnr_fired, true);
-	sroce_qp_schedule(qp);
-	return HRTIMER_NORESTART;
-}
-
 static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			   struct ib_udata *udata)
 {
@@ -220,10 +202,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	INIT_WORK(&qp->uwork, sroce_qp_unbound_work);
 	skb_queue_head_init(&qp->rx_req);
 	skb_queue_head_init(&qp->rx_resp);
-	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->ack_timer.function = sroce_qp_ack_timer;
-	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->rnr_timer.function = sroce_qp_rnr_timer;
+	sroce_comp_init_timers(qp);
 
 	err = sroce_obj_get(sdev, SROCE_OBJ_QP);
 	if (err)
