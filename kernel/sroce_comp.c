@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sroce completer: ACKs, NAKs, READ responses and ATOMIC ACKs coming back
- * to the requester; the local ACK and RNR timers; send completions in
- * posting order (seed-rules R2.1 - R2.8, R3.6). Runs where the QP's
- * engines run, by their owner only (sroce_exec.c); the timers only set a
- * flag and schedule the work item.
+ * to the requester; the expiry of the local ACK and RNR timers; send
+ * completions in posting order (seed-rules R2.1 - R2.8, R3.6), and their
+ * flush (R3.3). Runs where the QP's engines run, by their owner only
+ * (sroce_exec.c); the timers (started by sroce_req.c) only set a flag and
+ * schedule the work item. It changes the requester's state only through
+ * the hooks of sroce_engine.h.
  */
 #include <linux/kernel.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_engine.h"
 #include "sroce_qp.h"
 #include "qp_fsm.h"
 #include "sroce_cq.h"
@@ -20,6 +23,18 @@
 #include "timers.h"
 
 #define SROCE_COMP_BUDGET 128
+
+/* The completion opcode of each WR kind (SROCE_WR_KIND_LIST). */
+#define SROCE_WC_OF_KIND(kind, wr, wc)	[SROCE_WR_##kind] = IB_WC_##wc,
+static const u8 sroce_wc_by_kind[SROCE_WR_KIND_COUNT] = {
+	SROCE_WR_KIND_LIST(SROCE_WC_OF_KIND)
+};
+
+/* The completion opcode of a send WQE. */
+static u32 sroce_wc_opcode(const struct sroce_swqe *sw)
+{
+	return sroce_wc_by_kind[sw->kind];
+}
 
 /* Oldest WQE that still waits for the network, or NULL. */
 static struct sroce_swqe *sroce_comp_oldest(struct sroce_qp *qp)
@@ -52,7 +67,7 @@ static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
 {
 	if (!psn_after(next_psn, qp->comp.psn))
 		return;
-	sroce_sendwin_acked(&qp->req.win, qp->comp.psn, next_psn);
+	sroce_req_acked(&qp->req, qp->comp.psn, next_psn);
 	qp->comp.psn = next_psn;
 	qp->comp.nak_valid = false;
 	qp->comp.retry_left = qp->attr.retry_cnt;
@@ -77,7 +92,7 @@ static void sroce_comp_ack_upto(struct sroce_qp *qp, u32 psn)
 			 * the first PSN of it not yet answered.
 			 */
 			if (psn_after(psn, sw->last_psn) || psn == sw->last_psn)
-				qp->req.need_retry = true;
+				sroce_req_retry(&qp->req);
 			sroce_comp_progress(qp, sw->first_psn);
 			return;
 		}
@@ -101,15 +116,6 @@ static enum ib_wc_status sroce_nak_status(u8 code)
 	}
 }
 
-/* An ACK's credit count (R2.10), unless an older ACK than the last. */
-static void sroce_comp_credits(struct sroce_qp *qp, u32 psn, u8 code)
-{
-	if (psn_before(psn, qp->req.credit_psn))
-		return;
-	qp->req.credit_psn = psn;
-	qp->req.credits = sroce_credits_from_code(code);
-}
-
 static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 {
 	struct sroce_aeth_syndrome s;
@@ -125,7 +131,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 	switch (s.type) {
 	case SROCE_AETH_ACK:
 		sroce_count(qp->sdev, SROCE_CNT_ACK_RCVD);
-		sroce_comp_credits(qp, psn, s.value);
+		sroce_req_credits(&qp->req, psn, s.value);
 		sroce_comp_ack_upto(qp, psn);
 		return;
 	case SROCE_AETH_RNR_NAK:
@@ -145,16 +151,9 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		 * responder executed that one, but its answer is missing.
 		 */
 		qp->comp.rnr_left = left;
-		qp->req.rnr_wait = true;
-		/*
-		 * The responder answered: no local ACK timeout while waiting;
-		 * the resend after the wait starts the timer again.
-		 */
-		hrtimer_try_to_cancel(&qp->ack_timer);
 		sroce_count(qp->sdev, SROCE_CNT_RETRANS_RNR);
 		/* Wait as long as the responder asked (R2.4). */
-		hrtimer_start(&qp->rnr_timer, ns_to_ktime(sroce_rnr_timer_ns(s.value)),
-			      HRTIMER_MODE_REL_SOFT);
+		sroce_req_rnr_wait(qp, sroce_rnr_timer_ns(s.value));
 		return;
 	case SROCE_AETH_NAK:
 		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
@@ -191,12 +190,12 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			qp->comp.retry_left = left;
 			qp->comp.nak_valid = true;
 			qp->comp.nak_psn = psn;
-			/* Once per loss episode, not once per NAK. */
-			sroce_sendwin_nak(&qp->req.win, psn, qp->req.psn_new);
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
-			/* From comp.psn, as after an RNR NAK above. */
-			qp->req.need_retry = true;
-			qp->req.nak_rewind = true;
+			/*
+			 * From comp.psn, as after an RNR NAK above; the window
+			 * shrinks once per loss episode, not once per NAK.
+			 */
+			sroce_req_seq_nak(&qp->req, psn);
 			return;
 		}
 		sroce_count(qp->sdev, SROCE_CNT_ERR_NAK_RCVD);
@@ -210,9 +209,9 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 }
 
 /* A READ response: place its payload; the last one completes the WQE. */
-static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb,
+				 const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	u32 psn = h->psn, pmtu = qp->attr.pmtu, len = h->payload_len;
 	struct sroce_swqe *sw;
 	u64 off;
@@ -222,7 +221,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 
 	/* A response implicitly acknowledges the requests before its READ. */
 	sroce_comp_ack_upto(qp, psn_sub(psn, 1));
-	qp->req.need_retry = false;
+	sroce_req_answered(&qp->req);
 	sw = sroce_comp_oldest(qp);
 	if (!sw || psn_before(psn, sw->first_psn) || psn_after(psn, sw->last_psn)) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
@@ -236,7 +235,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	if (psn != qp->comp.psn) {
 		/* A response is missing: ask again from there (R2.6). */
 		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
-		qp->req.need_retry = true;
+		sroce_req_retry(&qp->req);
 		return;
 	}
 	off = (u64)psn_diff(psn, sw->first_psn) * pmtu;
@@ -266,19 +265,19 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	sroce_comp_progress(qp, psn_add(psn, 1));
 	if (end) {
 		sw->state = SROCE_SWQE_DONE;
-		qp->req.rd_atomic--;
+		sroce_req_rd_atomic_done(&qp->req);
 	}
 }
 
-static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb,
+				  const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_swqe *sw;
 	u64 orig = h->atmack_orig;
 	int err;
 
 	sroce_comp_ack_upto(qp, psn_sub(h->psn, 1));
-	qp->req.need_retry = false;
+	sroce_req_answered(&qp->req);
 	sw = sroce_comp_oldest(qp);
 	if (!sw || !(sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC) ||
 	    sw->first_psn != h->psn) {
@@ -298,14 +297,13 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	sw->state = SROCE_SWQE_DONE;
-	qp->req.rd_atomic--;
+	sroce_req_rd_atomic_done(&qp->req);
 	sroce_comp_progress(qp, psn_add(h->psn, 1));
 }
 
-static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb,
+			   const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
-
 	if (qp->type != SROCE_QPT_RC)
 		return;
 	/*
@@ -334,26 +332,26 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 		if (aeth_ok && h->psn == psn_sub(qp->comp.psn, 1)) {
 			/* A repeated ACK: nothing new but its credits. */
 			if (s.type == SROCE_AETH_ACK)
-				sroce_comp_credits(qp, h->psn, s.value);
+				sroce_req_credits(&qp->req, h->psn, s.value);
 			return;
 		}
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
 	}
 	if (h->mask & SROCE_M_READ) {
-		sroce_comp_read_resp(qp, skb);
+		sroce_comp_read_resp(qp, skb, h);
 		if (sroce_qp_deferred(qp))
 			return;		/* handled again, AETH included */
 		if (h->mask & SROCE_M_AETH)
 			sroce_comp_aeth(qp, h->psn, h->aeth.syn);
 	} else if (h->mask & SROCE_M_ATOMIC) {
-		sroce_comp_atomic_ack(qp, skb);
+		sroce_comp_atomic_ack(qp, skb, h);
 	} else {
 		sroce_comp_aeth(qp, h->psn, h->aeth.syn);
 	}
 	/* Acknowledged beyond the resend: go on from the first PSN not acked. */
 	if (psn_after(qp->comp.psn, qp->req.psn))
-		qp->req.need_retry = true;
+		sroce_req_retry(&qp->req);
 }
 
 /*
@@ -405,41 +403,46 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 		return;
 	}
 	qp->comp.retry_left = left;
-	qp->req.need_retry = true;
-	sroce_sendwin_timeout(&qp->req.win, qp->req.psn_new);
+	sroce_req_timed_out(&qp->req);
 	sroce_count(qp->sdev, SROCE_CNT_RETRANS_TIMEOUT);
 }
 
-/**
- * sroce_comp_arm_timer - start, restart or stop the local ACK timer
- * @qp:      the QP
- * @restart: true on progress (an ACK moved comp.psn): the
- *           timer measures from now; false after sending: a running timer
- *           keeps measuring from the oldest unacknowledged request, so new
- *           sends never push a timeout out
- *
- * T = 4.096 us * 2^timeout, and timeout 0 means no timer at all (R2.2).
- * Nothing outstanding, or waiting out an RNR NAK: the timer stops.
+/*
+ * The local ACK and RNR timers (started and stopped by the requester,
+ * sroce_req.c) only tell the completer and have the work item run it:
+ * softirq, no lock. No reference: sroce_qp_schedule() tries to take one.
  */
-void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart)
+static enum hrtimer_restart sroce_comp_ack_timer(struct hrtimer *t)
 {
-	u64 t = sroce_ack_timeout_ns(qp->attr.timeout);
+	struct sroce_qp *qp = container_of(t, struct sroce_qp, ack_timer);
 
-	if (qp->type != SROCE_QPT_RC || t == SROCE_TIMEOUT_INFINITE)
-		return;
-	/* Nothing outstanding, or an RNR wait (the responder answered). */
-	if (qp->comp.psn == qp->req.psn || qp->req.rnr_wait) {
-		hrtimer_try_to_cancel(&qp->ack_timer);
-		return;
-	}
-	if (restart || !hrtimer_is_queued(&qp->ack_timer))
-		hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
+	WRITE_ONCE(qp->comp.timer_fired, true);
+	sroce_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart sroce_comp_rnr_timer(struct hrtimer *t)
+{
+	struct sroce_qp *qp = container_of(t, struct sroce_qp, rnr_timer);
+
+	WRITE_ONCE(qp->comp.rnr_fired, true);
+	sroce_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+void sroce_comp_init_timers(struct sroce_qp *qp)
+{
+	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->ack_timer.function = sroce_comp_ack_timer;
+	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->rnr_timer.function = sroce_comp_rnr_timer;
 }
 
 bool sroce_comp_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_COMP_BUDGET;
 	bool progress = false, acked = false;
+	struct sroce_hdrs h;
 	struct sk_buff *skb;
 	u32 before = qp->comp.psn;
 
@@ -450,8 +453,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	}
 	if (READ_ONCE(qp->comp.rnr_fired)) {
 		WRITE_ONCE(qp->comp.rnr_fired, false);
-		qp->req.rnr_wait = false;
-		qp->req.need_retry = true;
+		sroce_req_rnr_done(&qp->req);
 		progress = true;
 	}
 	if (READ_ONCE(qp->comp.timer_fired)) {
@@ -461,8 +463,8 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	}
 	while (budget-- > 0 && (skb = skb_dequeue(&qp->rx_resp))) {
 		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND) &&
-		    !sroce_pkt_hdrs(skb, &qp->rx_h))
-			sroce_comp_pkt(qp, skb);
+		    !sroce_pkt_hdrs(skb, &h))
+			sroce_comp_pkt(qp, skb, &h);
 		if (sroce_qp_deferred(qp)) {
 			/* ODP fault in softirq: again in process context */
 			skb_queue_head(&qp->rx_resp, skb);
@@ -474,7 +476,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	progress |= sroce_comp_complete(qp);
 	acked = qp->comp.psn != before;
 	if (acked || qp->comp.psn == qp->req.psn)
-		sroce_comp_arm_timer(qp, true);
+		sroce_req_arm_timer(qp, true);
 
 	if (READ_ONCE(qp->state) == IB_QPS_SQD && qp->sqd_event_pending &&
 	    qp->comp.tail == qp->req.cur) {
@@ -491,12 +493,69 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	return progress;
 }
 
+static bool sroce_idx_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+/*
+ * The QP is in ERROR or SQE: complete every send WQE not yet completed
+ * with WR_FLUSH_ERR (R3.3), the ones already copied in (their kernel copy)
+ * and those still in the ring.
+ */
+void sroce_comp_flush(struct sroce_qp *qp)
+{
+	u32 prod = sroce_sq_prod(qp);
+	struct sroce_cqe cqe = {
+		.status = IB_WC_WR_FLUSH_ERR,
+		.qp_num = qp->qpn,
+	};
+
+	while (qp->comp.tail != prod) {
+		struct sroce_swqe *sw = sroce_swqe_at(qp, qp->comp.tail);
+		bool report = true;
+
+		cqe.status = IB_WC_WR_FLUSH_ERR;
+		cqe.opcode = 0;
+		if (!sroce_idx_before(qp->comp.tail, qp->req.head)) {
+			cqe.wr_id = READ_ONCE(((struct sroce_send_wqe *)
+				sroce_ring_slot(&qp->sq, qp->comp.tail))->wr_id);
+		} else {
+			cqe.wr_id = sw->wqe.wr_id;
+			/*
+			 * A WQE that finished (the one that failed, most
+			 * likely) reports its own status, not a flush.
+			 */
+			if (sw->state == SROCE_SWQE_DONE) {
+				cqe.status = sw->status;
+				cqe.opcode = sroce_wc_opcode(sw);
+				report = sw->signaled || sw->status != IB_WC_SUCCESS;
+			}
+		}
+		qp->comp.tail++;
+		sroce_sq_release(qp, qp->comp.tail);
+		if (report)
+			sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false);
+	}
+	sroce_req_flushed(&qp->req, qp->comp.tail);
+}
+
+/* Back to an empty SQ (create, RESET). */
 void sroce_comp_reset(struct sroce_qp *qp)
 {
+	qp->comp.tail = 0;
 	qp->comp.psn = qp->attr.sq_psn;
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
 	qp->comp.nak_valid = false;
 	WRITE_ONCE(qp->comp.timer_fired, false);
 	WRITE_ONCE(qp->comp.rnr_fired, false);
+}
+
+/* RTR -> RTS: nothing acknowledged yet, the full retry budgets. */
+void sroce_comp_start(struct sroce_qp *qp)
+{
+	qp->comp.psn = qp->attr.sq_psn;
+	qp->comp.retry_left = qp->attr.retry_cnt;
+	qp->comp.rnr_left = qp->attr.rnr_retry;
 }

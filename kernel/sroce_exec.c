@@ -29,24 +29,15 @@
 #include <linux/netdevice.h>
 #include <linux/sched/clock.h>
 #include <linux/workqueue.h>
-#include <rdma/ib_mad.h>
 
 #include "sroce_cq.h"
+#include "sroce_engine.h"
 #include "sroce_exec.h"
+#include "sroce_work.h"
 #include "sroce_qp.h"
-#include "sroce_mcast.h"
 #include "sroce_param.h"
 #include "bth.h"
 #include "qp_fsm.h"
-
-/*
- * All work items run here. Per-CPU (not WQ_UNBOUND): a QP's work may have
- * to run on one given CPU (sroce_qp_run_owned()).
- */
-static struct workqueue_struct *sroce_wq;
-
-/* Work that should not wait for this CPU: sroce_qp_schedule_unbound(). */
-static struct workqueue_struct *sroce_unbound_wq;
 
 static bool inline_engines = true;
 module_param(inline_engines, bool, 0644);
@@ -195,6 +186,17 @@ void sroce_engine_unlock(struct sroce_qp *qp)
 		sroce_qp_schedule(qp);
 }
 
+/* A QP in ERROR or SQE: the engines complete what is left (R3.3). */
+static void sroce_qp_flush(struct sroce_qp *qp)
+{
+	enum ib_qp_state s = READ_ONCE(qp->state);
+
+	if (s == IB_QPS_ERR || s == IB_QPS_SQE)
+		sroce_comp_flush(qp);
+	if (s == IB_QPS_ERR)
+		sroce_resp_flush(qp);
+}
+
 static bool sroce_qp_defer_take(struct sroce_qp *qp)
 {
 	bool defer = qp->engine_defer;
@@ -227,71 +229,6 @@ static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 		}
 	} while (progress && --rounds > 0);
 	return progress;
-}
-
-/*
- * May packets sent from softirq on @cpu still wait in its backlog (the
- * per-CPU receive queue that veth and loopback feed)? Lockless peek: a
- * stale answer costs a detour through @cpu or, rarely, a reordered packet
- * that the protocol recovers like a lost one.
- */
-static bool sroce_backlog_busy(int cpu)
-{
-	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
-
-	return !skb_queue_empty_lockless(&sd->input_pkt_queue) ||
-	       !skb_queue_empty_lockless(&sd->process_queue);
-}
-
-/* The CPU whose backlog may hold packets of the QP's last softirq run, or -1. */
-static int sroce_qp_pinned_cpu(struct sroce_qp *qp)
-{
-	int mark = READ_ONCE(qp->sirq_cpu);
-
-	return mark && sroce_backlog_busy(mark - 1) ? mark - 1 : -1;
-}
-
-/* Where the QP's work item must run: that CPU, else the local one. */
-static int sroce_qp_home_cpu(struct sroce_qp *qp)
-{
-	int cpu = sroce_qp_pinned_cpu(qp);
-
-	return cpu < 0 ? WORK_CPU_UNBOUND : cpu;
-}
-
-/* Queue the QP's work on @cpu; the queued work holds a reference. */
-static void sroce_qp_queue_on(struct sroce_qp *qp, int cpu)
-{
-	if (!refcount_inc_not_zero(&qp->ref))
-		return;
-	if (!queue_work_on(cpu, sroce_wq, &qp->work))
-		sroce_qp_put(qp);
-}
-
-/* Queue the QP's work where it must run (sroce_qp_home_cpu()). */
-void sroce_qp_schedule(struct sroce_qp *qp)
-{
-	sroce_qp_queue_on(qp, sroce_qp_home_cpu(qp));
-}
-
-/*
- * Queue the QP's work on an unbound worker, which the scheduler wakes on
- * an idle CPU if there is one, rather than on this CPU behind the task
- * running here, so that the posting process goes on posting while another
- * CPU works (sroce_qp_rx_handoff()).
- * A QP pinned to a CPU by its backlog still goes there
- * (sroce_qp_run_owned()).
- */
-static void sroce_qp_schedule_unbound(struct sroce_qp *qp)
-{
-	if (sroce_qp_pinned_cpu(qp) >= 0) {
-		sroce_qp_schedule(qp);
-		return;
-	}
-	if (!refcount_inc_not_zero(&qp->ref))
-		return;
-	if (!queue_work(sroce_unbound_wq, &qp->uwork))
-		sroce_qp_put(qp);
 }
 
 /*
@@ -560,32 +497,6 @@ void sroce_qp_doorbell(struct sroce_qp *qp)
 	WRITE_ONCE(qp->db_end, end);
 }
 
-/**
- * sroce_qp_rcv - hand a received, validated packet to its QP
- * @sdev: the device it arrived on
- * @skb: the packet; struct sroce_pkt in skb->cb. Consumed.
- *
- * Called from the receive softirq.
- */
-void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
-{
-	const struct sroce_pkt *pkt = sroce_pkt(skb);
-	struct sroce_qp *qp;
-
-	if (pkt->dqpn == SROCE_QPN_MULTICAST) {
-		sroce_mcast_rcv(sdev, skb);
-		return;
-	}
-	qp = sroce_qp_get(sdev, pkt->dqpn);
-	if (!qp) {
-		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
-		kfree_skb(skb);
-		return;
-	}
-	sroce_qp_deliver(qp, skb);
-	sroce_qp_put(qp);
-}
-
 /*
  * Does a received packet (@mask: its opcode's SROCE_M_*) go to an unbound
  * worker rather than through the engines here? Only inside the doorbell of
@@ -609,21 +520,9 @@ static bool sroce_qp_rx_handoff(struct sroce_qp *qp, u32 mask)
 }
 
 /*
- * The P_Key of the QP's pkey_index: the port's table has one entry, the
- * default full-member key (sroce_query_pkey), and modify_qp accepts no
- * other index.
- */
-static u16 sroce_qp_pkey(const struct sroce_qp *qp)
-{
-	BUILD_BUG_ON(SROCE_PKEY_TBL_LEN != 1);
-	return IB_DEFAULT_PKEY_FULL;
-}
-
-/*
- * Hand a packet to its QP's engines, after the checks against the QP
- * itself: state, transport, then the P_Key (IBA 9.6.1.1, seed-rules R1.5
- * for UD; RC and UC alike): a packet of another partition is dropped
- * silently and counted before the engines see any of it. Caller holds a
+ * Hand a packet that passed its QP's checks (sroce_recv.c) to the QP's
+ * engines: queue it for the responder (requests) or the completer, then
+ * run the engines here, or wake a worker for them. Caller holds a
  * reference on @qp. Softirq.
  */
 void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
@@ -633,19 +532,6 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 	struct sk_buff_head *q;
 	bool handoff;
 
-	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
-	    sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp)) {
-		sroce_count(sdev, sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ?
-				  SROCE_CNT_DROP_QP_TYPE :
-				  SROCE_CNT_DROP_QP_STATE);
-		kfree_skb(skb);
-		return;
-	}
-	if (!sroce_pkey_match(pkt->pkey, sroce_qp_pkey(qp))) {
-		sroce_count(sdev, SROCE_CNT_DROP_BAD_PKEY);
-		kfree_skb(skb);
-		return;
-	}
 	q = pkt->mask & SROCE_M_REQ ? &qp->rx_req : &qp->rx_resp;
 	/* A peer flooding a QP whose engines cannot run must not grow it. */
 	if (skb_queue_len_lockless(q) >= SROCE_MAX_RX_QUEUE) {
@@ -662,24 +548,4 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	sroce_qp_run_inline(qp, true, false);
-}
-
-int sroce_exec_module_init(void)
-{
-	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM, 0);
-	if (!sroce_wq)
-		return -ENOMEM;
-	sroce_unbound_wq = alloc_workqueue("sroce_unbound",
-					   WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!sroce_unbound_wq) {
-		destroy_workqueue(sroce_wq);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void sroce_exec_module_exit(void)
-{
-	destroy_workqueue(sroce_unbound_wq);
-	destroy_workqueue(sroce_wq);
 }

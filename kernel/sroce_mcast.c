@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce multicast: attach_mcast / detach_mcast and the receive fan-out.
+ * sroce multicast: attach_mcast / detach_mcast and the group lookup of
+ * the receive fan-out.
  *
  * A group is its MGID, an IPv4-mapped or IPv6 multicast address. The first
  * attachment joins that IP group on the netdev (so the IP layer accepts
  * the datagrams and the MAC filter lets them in, as a NIC's multicast
- * table would); the last detachment leaves it. A packet to QPN 0xFFFFFF
- * is delivered, one clone each, to every QP attached to the group of its
- * destination address; Q_Key and P_Key checks are the UD responder's as
- * for any datagram (R1.5). Groups hold no QP reference: destroy_qp takes
- * its QP out of every group first, under the lock the receive path holds
- * while it takes its own references to the group's QPs.
+ * table would); the last detachment leaves it. The receive path
+ * (sroce_recv.c) delivers a packet to QPN 0xFFFFFF, one clone each, to
+ * every QP sroce_mcast_qps() finds attached to the group of its
+ * destination address; P_Key and Q_Key are checked as for any datagram
+ * (R1.5). Groups hold no QP reference: destroy_qp takes its QP out of
+ * every group first, under the lock sroce_mcast_qps() holds while it
+ * takes its own references to the group's QPs.
  */
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
@@ -23,9 +25,7 @@
 #include "sroce.h"
 #include "sroce_mcast.h"
 #include "sroce_param.h"
-#include "sroce_pkt.h"
 #include "sroce_qp.h"
-#include "sroce_recv.h"
 
 struct sroce_mcg {
 	struct list_head list;		/* in sroce_mcast.groups */
@@ -244,49 +244,32 @@ void sroce_mcast_fini(struct sroce_dev *sdev)
 }
 
 /**
- * sroce_mcast_rcv - deliver a packet sent to the multicast QPN
+ * sroce_mcast_qps - the QPs of this device attached to a group
  * @sdev: the receiving device
- * @skb:  validated packet (struct sroce_pkt filled), consumed
+ * @mgid: the group: a multicast packet's destination address as a GID
+ * @qps:  filled with up to SROCE_MAX_MCAST_QP_ATTACH QPs, each with a
+ *        reference the caller drops (sroce_qp_put())
  *
- * Softirq or BH work. Only UD SENDs can be multicast; anything else, or a
- * group with no QP here, is dropped and counted as rx_drop_mcast. The
- * group's QPs are taken with a reference under the lock and fed after it
- * is dropped: their engines run outside the device-wide lock, and a QP
- * detached or destroyed meanwhile stays valid until its packet is handed
- * over (destroy_qp waits for the reference).
+ * Returns how many QPs are in @qps (0: no group, or none of its QPs
+ * here). Softirq or BH work. The QPs are taken under the lock and fed by
+ * the caller after it is dropped: their engines run outside the
+ * device-wide lock, and a QP detached or destroyed meanwhile stays valid
+ * until its packet is handed over (destroy_qp waits for the reference).
  */
-void sroce_mcast_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
+u32 sroce_mcast_qps(struct sroce_dev *sdev, const union ib_gid *mgid,
+		    struct sroce_qp **qps)
 {
-	struct sroce_qp *qps[SROCE_MAX_MCAST_QP_ATTACH];
 	struct sroce_mcast *m = &sdev->mcast;
 	struct sroce_mcg *g;
-	union ib_gid dgid;
 	u32 i, n = 0;
 
-	if (sroce_opcode_transport(sroce_pkt(skb)->opcode) != SROCE_TR_UD)
-		goto drop;
-	sroce_pkt_dgid(skb, &dgid);
 	spin_lock(&m->lock);
-	g = sroce_mcg_find(m, &dgid);
+	g = sroce_mcg_find(m, mgid);
 	for (i = 0; g && i < g->nqps; i++)
 		if (refcount_inc_not_zero(&g->qps[i]->ref))
 			qps[n++] = g->qps[i];
 	spin_unlock(&m->lock);
-	if (!n)
-		goto drop;
-	for (i = 0; i < n; i++) {
-		struct sk_buff *c = i + 1 < n ? skb_clone(skb, GFP_ATOMIC) : skb;
-
-		if (c)
-			sroce_qp_deliver(qps[i], c);
-		else
-			sroce_count(sdev, SROCE_CNT_DROP_NO_MEM);
-		sroce_qp_put(qps[i]);
-	}
-	return;
-drop:
-	sroce_count(sdev, SROCE_CNT_DROP_MCAST);
-	kfree_skb(skb);
+	return n;
 }
 
 const struct ib_device_ops sroce_mcast_ops = {

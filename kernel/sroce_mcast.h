@@ -13,7 +13,6 @@
 
 struct sroce_dev;
 struct sroce_qp;
-struct sk_buff;
 
 /*
  * Per device. attach_mutex serialises attach and detach (which sleep to
@@ -32,8 +31,9 @@ void sroce_mcast_init(struct sroce_mcast *m);
 void sroce_mcast_fini(struct sroce_dev *sdev);
 /* Detach @qp from every group (destroy_qp). */
 void sroce_mcast_qp_gone(struct sroce_qp *qp);
-/* Receive: deliver a packet for QPN 0xFFFFFF; consumes @skb. */
-void sroce_mcast_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
+/* Receive: the QPs attached to group @mgid, each with a reference. */
+u32 sroce_mcast_qps(struct sroce_dev *sdev, const union ib_gid *mgid,
+		    struct sroce_qp **qps);
 
 extern const struct ib_device_ops sroce_mcast_ops;
 

@@ -2,8 +2,9 @@
 /*
  * sroce_pkt.h - what the receive path hands to the QP engines.
  *
- * sroce_qp_rcv(sdev, skb) gets an skb that passed every network-level
- * check: UDP length, ICRC, and core sroce_parse_hdrs(). Then:
+ * sroce_qp_rcv() (sroce_recv.c) gets an skb that passed every network-level
+ * check: UDP length, ICRC, and core sroce_parse_hdrs(); the engines get it
+ * after the QP's checks too. Then:
  *
  *   skb->data            first BTH byte
  *   skb->len             BTH .. ICRC inclusive (sroce_pkt(skb)->... below)
@@ -26,7 +27,10 @@
 #define SROCE_PKT_H
 
 #include <linux/build_bug.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/skbuff.h>
+#include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
 #include "opcode.h"
@@ -107,13 +111,91 @@ static inline const u8 *sroce_pkt_ext(const struct sk_buff *skb,
 	return skb->data + sroce_opcode_table[pkt->opcode].offset[ext];
 }
 
-/* sroce_recv.c */
-int sroce_pkt_hdrs(const struct sk_buff *skb, struct sroce_hdrs *hdrs);
-int sroce_pkt_copy_payload(const struct sk_buff *skb, u32 off, void *dst,
-			   u32 len);
-void sroce_pkt_network_hdr(const struct sk_buff *skb,
-			   union rdma_network_hdr *hdr);
-void sroce_pkt_sgid(const struct sk_buff *skb, union ib_gid *sgid);
-void sroce_pkt_dgid(const struct sk_buff *skb, union ib_gid *dgid);
+/**
+ * sroce_pkt_hdrs - decode every header of a packet given to sroce_qp_rcv
+ * @skb:  the packet
+ * @hdrs: filled with the BTH and extension header fields
+ *
+ * Re-runs the (already passed) core parser on the linear headers; use it
+ * where many fields are needed, sroce_pkt_ext() where one is. Returns 0.
+ */
+static inline int sroce_pkt_hdrs(const struct sk_buff *skb,
+				 struct sroce_hdrs *hdrs)
+{
+	return sroce_parse_hdrs(skb->data, skb->len, hdrs);
+}
+
+/**
+ * sroce_pkt_copy_payload - copy payload bytes out of a received packet
+ * @skb: a packet given to sroce_qp_rcv()
+ * @off: offset into the payload (0 = first payload byte)
+ * @dst: where to copy (kernel virtual address, e.g. a kmapped MR page)
+ * @len: bytes to copy
+ *
+ * Works whatever the skb's layout (linear, page fragments, frag list); no
+ * allocation, any context. Returns 0, or -EINVAL if [off, off + len) is
+ * not inside the payload (pad and ICRC are not payload).
+ */
+static inline int sroce_pkt_copy_payload(const struct sk_buff *skb, u32 off,
+					 void *dst, u32 len)
+{
+	const struct sroce_pkt *pkt = sroce_pkt_c(skb);
+
+	if (off > pkt->payload_len || len > pkt->payload_len - off)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	return skb_copy_bits(skb, pkt->hdr_len + off, dst, len);
+}
+
+/*
+ * The payload of a received packet as one linear buffer (linearizing
+ * allocates with GFP_ATOMIC: any context). NULL without memory.
+ */
+static inline u8 *sroce_pkt_payload(struct sk_buff *skb)
+{
+	if (skb_is_nonlinear(skb) && skb_linearize(skb))
+		return NULL;
+	return skb->data + sroce_pkt(skb)->hdr_len;
+}
+
+/**
+ * sroce_pkt_network_hdr - the 40-byte GRH area of a UD receive
+ * @skb: a packet given to sroce_qp_rcv()
+ * @hdr: filled as RoCEv2 RNICs do: the IPv6 header, or for IPv4 20 zero
+ *       bytes then the IPv4 header (its first 20 bytes)
+ */
+static inline void sroce_pkt_network_hdr(const struct sk_buff *skb,
+					 union rdma_network_hdr *hdr)
+{
+	if (sroce_pkt_c(skb)->network_type == RDMA_NETWORK_IPV4) {
+		memset(hdr->reserved, 0, sizeof(hdr->reserved));
+		memcpy(&hdr->roce4grh, ip_hdr(skb), sizeof(hdr->roce4grh));
+	} else {
+		memcpy(&hdr->ibgrh, ipv6_hdr(skb), sizeof(hdr->ibgrh));
+	}
+}
+
+/* The source IP of a received packet as a GID (IPv4 mapped for IPv4). */
+static inline void sroce_pkt_sgid(const struct sk_buff *skb, union ib_gid *sgid)
+{
+	struct in6_addr *a = (struct in6_addr *)sgid->raw;
+
+	if (sroce_pkt_c(skb)->network_type == RDMA_NETWORK_IPV4)
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, a);
+	else
+		*a = ipv6_hdr(skb)->saddr;
+}
+
+/* The destination IP of a received packet as a GID. */
+static inline void sroce_pkt_dgid(const struct sk_buff *skb, union ib_gid *dgid)
+{
+	struct in6_addr *a = (struct in6_addr *)dgid->raw;
+
+	if (sroce_pkt_c(skb)->network_type == RDMA_NETWORK_IPV4)
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, a);
+	else
+		*a = ipv6_hdr(skb)->daddr;
+}
 
 #endif /* SROCE_PKT_H */

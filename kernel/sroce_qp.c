@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sroce queue pairs: create, modify (the IBA state machine of
- * kernel/core/qp_fsm.c), query, destroy, error handling and flushing.
- * Who runs the engines, and where, is sroce_exec.c.
+ * kernel/core/qp_fsm.c), query, destroy, and the post verbs. Errors are
+ * sroce_qp_err.c, the engines sroce_req.c, sroce_resp.c and sroce_comp.c
+ * (sroce_engine.h), who runs them and where sroce_exec.c.
  */
 #include <linux/log2.h>
 #include <linux/sched/mm.h>
@@ -10,11 +11,12 @@
 #include <rdma/ib_cache.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "sroce_engine.h"
+#include "sroce_exec.h"
 #include "sroce_qp.h"
 #include "sroce_mcast.h"
 #include "sroce_param.h"
 #include "sroce_cq.h"
-#include "sroce_recv.h"
 #include "qp_fsm.h"
 #include "psn.h"
 
@@ -31,96 +33,6 @@ static enum sroce_qp_type sroce_qpt(enum ib_qp_type t)
 	       t == IB_QPT_UC ? SROCE_QPT_UC : SROCE_QPT_UD;
 }
 
-/**
- * sroce_qp_get - look a QP up by number for the receive path
- * @sdev: the device
- * @qpn: the QP number
- *
- * Returns the QP with a reference (drop it with sroce_qp_put()), or NULL.
- * Any context. The reference is taken under the xarray's lock, which
- * destroy_qp's erase also takes: once the erase returns, no lookup can
- * still hold the pointer without a reference, so destroy waits only for
- * references (the QP's memory is freed by the core with no RCU grace
- * period after destroy_qp returns).
- */
-struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
-{
-	struct sroce_qp *qp;
-	unsigned long flags;
-
-	xa_lock_irqsave(&sdev->qp_xa, flags);
-	qp = xa_load(&sdev->qp_xa, qpn);
-	if (qp && !refcount_inc_not_zero(&qp->ref))
-		qp = NULL;
-	xa_unlock_irqrestore(&sdev->qp_xa, flags);
-	return qp;
-}
-
-void sroce_qp_put(struct sroce_qp *qp)
-{
-	if (refcount_dec_and_test(&qp->ref))
-		complete(&qp->released);
-}
-
-/* The transport field of the opcodes a QP accepts (GSI runs as UD). */
-enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
-{
-	switch (qp->type) {
-	case SROCE_QPT_RC:	return SROCE_TR_RC;
-	case SROCE_QPT_UC:	return SROCE_TR_UC;
-	default:		return SROCE_TR_UD;
-	}
-}
-
-bool sroce_qp_caps(struct sroce_qp *qp, u32 caps)
-{
-	return (sroce_qp_state_caps((enum sroce_qp_state)READ_ONCE(qp->state)) &
-		caps) == caps;
-}
-
-struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
-{
-	return qp->swqe + (size_t)(index & qp->sq.mask) * qp->swqe_size;
-}
-
-/**
- * sroce_sq_prod - the SQ producer index, validated
- * @qp: the QP
- *
- * User space writes it: an index claiming more WQEs than the ring holds is
- * hostile and puts the QP in error (nothing past the last sane index runs).
- * Only once: every engine run and flush reads the index, and an error
- * schedules the work item, which would otherwise requeue itself for as
- * long as the index stays bad. Owner of the engines only.
- */
-u32 sroce_sq_prod(struct sroce_qp *qp)
-{
-	u32 n;
-
-	if (qp->sq_broken)
-		return qp->sq.cons;
-	if (sroce_ring_cons_count(&qp->sq, &n)) {
-		qp->sq_broken = true;
-		sroce_qp_error(qp, true, IB_EVENT_QP_FATAL);
-		return qp->sq.cons;
-	}
-	return qp->sq.cons + n;
-}
-
-/* Release SQ slots up to @tail (completed WQEs) to the producer. */
-void sroce_sq_release(struct sroce_qp *qp, u32 tail)
-{
-	while (qp->sq.cons != tail)
-		sroce_ring_cons_advance(&qp->sq);
-}
-
-static void sroce_ring_set_flag(struct sroce_ring *r, u32 flag, bool on)
-{
-	u32 f = READ_ONCE(r->hdr->flags);
-
-	WRITE_ONCE(r->hdr->flags, on ? f | flag : f & ~flag);
-}
-
 /* Back to empty on a move to RESET; user space reloads its indices. */
 static void sroce_ring_reset(struct sroce_ring *r)
 {
@@ -128,190 +40,6 @@ static void sroce_ring_reset(struct sroce_ring *r)
 	r->cons = 0;
 	WRITE_ONCE(r->hdr->prod, 0);
 	WRITE_ONCE(r->hdr->cons, 0);
-}
-
-/* Tell user space whether posts must go through the kernel (flush). */
-static void sroce_qp_set_flush_flags(struct sroce_qp *qp)
-{
-	enum ib_qp_state s = qp->state;
-
-	sroce_ring_set_flag(&qp->sq, SROCE_RING_FLUSH,
-			    s == IB_QPS_ERR || s == IB_QPS_SQE);
-	if (qp->has_rq)
-		sroce_ring_set_flag(&qp->rq.ring, SROCE_RING_FLUSH,
-				    s == IB_QPS_ERR);
-}
-
-static void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type)
-{
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = type,
-	};
-
-	if (qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-}
-
-/**
- * sroce_qp_error - a completion error or a fatal condition hit the QP
- * @qp: the QP
- * @send_side: the error came from the send queue (UC/UD go to SQE)
- * @event: affiliated async event to report, or 0 for none
- *
- * Moves the QP to ERROR or SQE as seed-rules R3.2 says and lets the work
- * item flush (R3.3). Callable from the engines and from softirq.
- */
-void sroce_qp_error(struct sroce_qp *qp, bool send_side,
-		    enum ib_event_type event)
-{
-	enum sroce_qp_state next;
-	unsigned long flags;
-	bool was_err;
-
-	spin_lock_irqsave(&qp->state_lock, flags);
-	was_err = qp->state == IB_QPS_ERR;
-	/* A catastrophic error (CQ overrun, bad ring) is never just SQE. */
-	next = sroce_qp_state_on_error(qp->type,
-				       (enum sroce_qp_state)qp->state,
-				       send_side && event != IB_EVENT_QP_FATAL);
-	WRITE_ONCE(qp->state, (enum ib_qp_state)next);
-	sroce_qp_set_flush_flags(qp);
-	spin_unlock_irqrestore(&qp->state_lock, flags);
-	sroce_dbg_qp(qp, "-> %s\n", sroce_qp_state_name(next));
-	/* One event per entry to ERROR: not one per later failed CQE post. */
-	if (event && !was_err)
-		sroce_qp_event(qp, event);
-	sroce_qp_schedule(qp);
-}
-
-/*
- * The IB opcodes of each WR kind, expanded from SROCE_WR_KIND_LIST: the
- * kind + 1 of each IB_WR_* (0: no kind), and the IB_WC_* it completes with.
- */
-#define SROCE_WR_OF_IB(kind, wr, wc)	[IB_WR_##wr] = SROCE_WR_##kind + 1,
-static const u8 sroce_wr_kind_by_ib[] = {
-	SROCE_WR_KIND_LIST(SROCE_WR_OF_IB)
-};
-
-#define SROCE_WC_OF_KIND(kind, wr, wc)	[SROCE_WR_##kind] = IB_WC_##wc,
-static const u8 sroce_wc_by_kind[SROCE_WR_KIND_COUNT] = {
-	SROCE_WR_KIND_LIST(SROCE_WC_OF_KIND)
-};
-
-/* The WR kind of an IB_WR_* opcode (from user space too), or -EINVAL. */
-int sroce_wr_kind_of(u32 ib_wr_opcode)
-{
-	if (ib_wr_opcode >= ARRAY_SIZE(sroce_wr_kind_by_ib) ||
-	    !sroce_wr_kind_by_ib[ib_wr_opcode])
-		return -EINVAL;
-	return sroce_wr_kind_by_ib[ib_wr_opcode] - 1;
-}
-
-/* The completion opcode of a send WQE. */
-u32 sroce_wc_opcode(const struct sroce_swqe *sw)
-{
-	return sroce_wc_by_kind[sw->kind];
-}
-
-static bool sroce_idx_before(u32 a, u32 b)
-{
-	return (s32)(a - b) < 0;
-}
-
-/*
- * Complete every send WQE not yet completed with WR_FLUSH_ERR (R3.3): the
- * ones already copied in (their kernel copy) and those still in the ring.
- */
-static void sroce_qp_flush_sq(struct sroce_qp *qp)
-{
-	u32 prod = sroce_sq_prod(qp);
-	struct sroce_cqe cqe = {
-		.status = IB_WC_WR_FLUSH_ERR,
-		.qp_num = qp->qpn,
-	};
-
-	while (qp->comp.tail != prod) {
-		struct sroce_swqe *sw = sroce_swqe_at(qp, qp->comp.tail);
-		bool report = true;
-
-		cqe.status = IB_WC_WR_FLUSH_ERR;
-		cqe.opcode = 0;
-		if (!sroce_idx_before(qp->comp.tail, qp->req.head)) {
-			cqe.wr_id = READ_ONCE(((struct sroce_send_wqe *)
-				sroce_ring_slot(&qp->sq, qp->comp.tail))->wr_id);
-		} else {
-			cqe.wr_id = sw->wqe.wr_id;
-			/*
-			 * A WQE that finished (the one that failed, most
-			 * likely) reports its own status, not a flush.
-			 */
-			if (sw->state == SROCE_SWQE_DONE) {
-				cqe.status = sw->status;
-				cqe.opcode = sroce_wc_opcode(sw);
-				report = sw->signaled || sw->status != IB_WC_SUCCESS;
-			}
-		}
-		qp->comp.tail++;
-		sroce_sq_release(qp, qp->comp.tail);
-		if (report)
-			sroce_cq_post(qp->scq, &cqe, &qp->ibqp, false);
-	}
-	qp->req.head = qp->comp.tail;
-	qp->req.cur = qp->comp.tail;
-	qp->req.rd_atomic = 0;
-}
-
-/* Flush the QP's own RQ (an SRQ keeps its WQEs, R3.3). */
-static void sroce_qp_flush_rq(struct sroce_qp *qp)
-{
-	struct sroce_sge sges[SROCE_MAX_SGE_HARD];
-	struct sroce_recv_wqe wqe;
-	struct sroce_cqe cqe = {};
-	int err;
-
-	if (!qp->has_rq)
-		return;
-	/* A malformed WQE (-EINVAL) is consumed and flushed too. */
-	while ((err = sroce_rq_pop(&qp->rq, &wqe, sges)) != -ENOENT &&
-	       err != -EIO) {
-		cqe.wr_id = wqe.wr_id;
-		cqe.status = IB_WC_WR_FLUSH_ERR;
-		cqe.opcode = IB_WC_RECV;
-		cqe.qp_num = qp->qpn;
-		sroce_cq_post(qp->rcq, &cqe, &qp->ibqp, false);
-	}
-}
-
-void sroce_qp_flush(struct sroce_qp *qp)
-{
-	enum ib_qp_state s = READ_ONCE(qp->state);
-
-	if (s == IB_QPS_ERR || s == IB_QPS_SQE)
-		sroce_qp_flush_sq(qp);
-	if (s == IB_QPS_ERR) {
-		sroce_resp_flush_wqe(qp);
-		sroce_qp_flush_rq(qp);
-		if (qp->srq && !qp->resp.have_wqe) {
-			/* SRQ QP in ERROR has nothing left in flight (R3.9) */
-			if (!qp->sqd_event_pending) {
-				qp->sqd_event_pending = true;
-				sroce_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
-			}
-		}
-	}
-}
-
-/*
- * The payload of a received packet as one linear buffer (linearizing
- * allocates with GFP_ATOMIC: any context). NULL without memory.
- */
-u8 *sroce_pkt_payload(struct sk_buff *skb)
-{
-	if (skb_is_nonlinear(skb) && skb_linearize(skb))
-		return NULL;
-	return skb->data + sroce_pkt(skb)->hdr_len;
 }
 
 static int sroce_qp_check_caps(struct sroce_dev *sdev,
@@ -420,30 +148,9 @@ static void sroce_qp_free_queues(struct sroce_qp *qp)
 
 static void sroce_qp_init_engines(struct sroce_qp *qp)
 {
-	qp->req.head = 0;
-	qp->req.cur = 0;
-	qp->comp.tail = 0;
 	sroce_req_reset(qp);
 	sroce_resp_reset(qp);
 	sroce_comp_reset(qp);
-}
-
-static enum hrtimer_restart sroce_qp_ack_timer(struct hrtimer *t)
-{
-	struct sroce_qp *qp = container_of(t, struct sroce_qp, ack_timer);
-
-	WRITE_ONCE(qp->comp.timer_fired, true);
-	sroce_qp_schedule(qp);
-	return HRTIMER_NORESTART;
-}
-
-static enum hrtimer_restart sroce_qp_rnr_timer(struct hrtimer *t)
-{
-	struct sroce_qp *qp = container_of(t, struct sroce_qp, rnr_timer);
-
-	WRITE_ONCE(qp->comp.rnr_fired, true);
-	sroce_qp_schedule(qp);
-	return HRTIMER_NORESTART;
 }
 
 static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -495,10 +202,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	INIT_WORK(&qp->uwork, sroce_qp_unbound_work);
 	skb_queue_head_init(&qp->rx_req);
 	skb_queue_head_init(&qp->rx_resp);
-	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->ack_timer.function = sroce_qp_ack_timer;
-	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->rnr_timer.function = sroce_qp_rnr_timer;
+	sroce_comp_init_timers(qp);
 
 	err = sroce_obj_get(sdev, SROCE_OBJ_QP);
 	if (err)
@@ -643,16 +347,12 @@ static void sroce_qp_enter_state(struct sroce_qp *qp, enum ib_qp_state cur,
 		qp->sqd_event_pending = false;
 	}
 	if (next == IB_QPS_RTR && cur == IB_QPS_INIT) {
-		qp->resp.epsn = qp->attr.rq_psn;
+		sroce_resp_start(qp);
 		qp->comm_est_sent = false;	/* once per entry to RTR (R3.9) */
 	}
 	if (next == IB_QPS_RTS && cur == IB_QPS_RTR) {
-		qp->req.psn = qp->attr.sq_psn;
-		qp->req.psn_new = qp->attr.sq_psn;
-		sroce_req_reset_credits(qp);
-		qp->comp.psn = qp->attr.sq_psn;
-		qp->comp.retry_left = qp->attr.retry_cnt;
-		qp->comp.rnr_left = qp->attr.rnr_retry;
+		sroce_req_start(qp);
+		sroce_comp_start(qp);
 	}
 	if (next == IB_QPS_SQD)
 		qp->sqd_event_pending = qp->attr.en_sqd_async_notify;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sroce queue pairs: the object, its verbs, and its three engines
- * (completer, responder, requester).
+ * sroce queue pairs: the object, and the helpers the receive path, the
+ * scheduler and the engines share. The verbs are sroce_qp.c, the errors
+ * sroce_qp_err.c, the engines' state and entry points sroce_engine.h.
  *
  * Execution model (sroce_exec.c). One context at a time owns a QP's
  * engines and runs them: the completer (ACKs and responses received),
@@ -30,6 +31,7 @@
 #define SROCE_QP_H
 
 #include <linux/hrtimer.h>
+#include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
 #include <linux/wait.h>
@@ -38,17 +40,17 @@
 #include <rdma/sroce-abi.h>
 
 #include "sroce.h"
-#include "sroce_exec.h"
+#include "sroce_engine.h"
+#include "sroce_work.h"
 #include "sroce_net.h"
 #include "sroce_xmit.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
 #include "sroce_pkt.h"
 #include "parse.h"
+#include "qp_fsm.h"
 #include "qp_type.h"
 #include "sendwin.h"
-
-#define SROCE_MAX_SGE_HARD 32	/* == SROCE_MAX_SGE, usable in array sizes */
 
 struct sroce_cq;
 struct sroce_mr;
@@ -76,138 +78,6 @@ struct sroce_qp_attr {
 	struct sroce_av av;		/* resolved from ah_attr */
 	u16 udp_sport;
 	bool en_sqd_async_notify;
-};
-
-/*
- * Kernel copy of a send WQE: user space cannot change it once taken. The
- * WQE's SGEs or inline data follow the struct (qp->swqe_size bytes each).
- */
-struct sroce_swqe {
-	u32 status;			/* IB_WC_* when done */
-	u32 first_psn;
-	u32 last_psn;
-	u32 npkts;
-	u64 length;			/* total payload bytes */
-	u8 state;			/* enum sroce_swqe_state */
-	u8 kind;			/* enum sroce_wr_kind */
-	bool signaled;
-	struct sroce_send_wqe wqe;	/* last: the ring slot's header */
-};
-
-/* SROCE_WRF_* facts of a send WQE's kind (core/opcode.c). */
-static inline u8 sroce_swqe_flags(const struct sroce_swqe *sw)
-{
-	return sroce_wr_kind_flags(sw->kind);
-}
-
-/* A READ or an ATOMIC: takes one of max_rd_atomic (R2.7). */
-static inline bool sroce_swqe_rd_atomic(const struct sroce_swqe *sw)
-{
-	return sroce_swqe_flags(sw) & SROCE_WRF_RD_ATOMIC;
-}
-
-enum sroce_swqe_state {
-	SROCE_SWQE_POSTED,		/* taken from the ring, nothing sent */
-	SROCE_SWQE_SENDING,		/* some packets sent */
-	SROCE_SWQE_SENT,		/* all sent, waiting for ACK/response */
-	SROCE_SWQE_DONE,		/* completed (CQE written if signaled) */
-};
-
-/* Requester: which WQE and byte go out next. Engine owner only. */
-struct sroce_req {
-	u32 head;			/* next SQ ring index to copy in */
-	u32 cur;			/* WQE being sent (ring index) */
-	u64 offset;			/* bytes of it already sent */
-	u32 psn;			/* PSN of the next packet */
-	u32 psn_new;			/* first PSN never sent (RC) */
-	u32 rd_atomic;			/* READ/ATOMIC in flight */
-	bool need_retry;		/* go back to comp.psn */
-	bool nak_rewind;		/* ... because of a sequence NAK */
-	bool copy_next;			/* send the restart packet twice */
-	bool rnr_wait;
-	u32 noack_pkts;			/* packets since the last AckReq */
-	/* RC: how many PSNs may be unacknowledged (the completer adapts it) */
-	struct sroce_sendwin win;
-	/*
-	 * End-to-end credits (R2.10): the responder had @credits receive
-	 * WQEs free beyond the message it acknowledged at @credit_psn;
-	 * SROCE_CREDITS_UNLIMITED when it sends none (SRQ). Set by the
-	 * completer from ACKs.
-	 */
-	u32 credits;
-	u32 credit_psn;
-};
-
-/* Responder READ/ATOMIC resource (seed-rules R2.6, R2.7). */
-struct sroce_rd_res {
-	u8 opcode;			/* READ REQUEST or an ATOMIC, 0 = free */
-	u32 first_psn;
-	u32 last_psn;
-	u32 cur_psn;			/* READ: next response PSN to send */
-	u64 va;
-	u32 rkey;
-	u32 length;
-	u32 sent;			/* READ: bytes already sent */
-	u64 orig;			/* ATOMIC: value before the operation */
-};
-
-/* Responder. Engine owner only. */
-struct sroce_resp {
-	u32 epsn;			/* expected PSN */
-	u32 msn;
-	bool nak_sent;			/* sequence NAK sent for this gap */
-	bool ack_pending;
-	u32 ack_psn;
-	bool have_wqe;			/* a receive WQE is in use */
-	struct sroce_recv_wqe rwqe;
-	struct sroce_sge rsge[SROCE_MAX_SGE_HARD];
-	u32 roffset;			/* bytes received into it */
-	/*
-	 * Current RDMA WRITE. No MR is held between its packets: each one
-	 * looks its R_Key up again (sroce_resp.c).
-	 */
-	u32 wrkey;
-	u64 wva;
-	u32 wleft;
-	u32 wlen;			/* the WRITE's total length (RETH) */
-	bool drop_msg;			/* UC: dropping the rest of a message */
-	u32 in_msg;			/* SROCE_M_SEND/WRITE of a message in progress */
-	/* READ/ATOMIC table, max_dest_rd_atomic entries */
-	struct sroce_rd_res *res;
-	u32 nres;
-	u32 res_next;
-	int serving;			/* index of a READ being served, or -1 */
-	bool serving_dup;		/* ... and it is a duplicate (R2.6) */
-	/* a queued READ/ATOMIC over max_dest_rd_atomic, failed in turn (R2.7) */
-	bool rd_overflow;
-	u32 rd_overflow_psn;
-	/*
-	 * sroce_resp_count_rd() walks rx_req again only when its answer may
-	 * differ: rx_taken counts packets the responder took off rx_req
-	 * (only it does, and a reset clears all this), so with rx_taken and
-	 * the queue length unchanged rx_req holds the same packets from its
-	 * head; rdc_* is what the last walk saw, rdc_valid that there was one.
-	 */
-	u32 rx_taken;
-	bool rdc_valid;
-	bool rdc_dup;
-	u32 rdc_taken;
-	u32 rdc_qlen;
-	u32 rdc_epsn;
-	u32 rdc_nres;
-	u32 rdc_pmtu;
-};
-
-/* Completer. Engine owner only. */
-struct sroce_comp {
-	u32 psn;			/* oldest unacknowledged PSN */
-	u32 tail;			/* oldest WQE not completed (ring index) */
-	u8 retry_left;
-	u8 rnr_left;
-	bool timer_fired;
-	bool rnr_fired;
-	bool nak_valid;			/* nak_psn: sequence NAK acted on */
-	u32 nak_psn;			/* cleared by progress */
 };
 
 /*
@@ -316,7 +186,6 @@ struct sroce_qp {
 	bool sq_broken;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;
-	struct sroce_hdrs rx_h;		/* headers of the packet being handled */
 	struct sroce_req req;
 	struct sroce_resp resp;
 	struct sroce_comp comp;
@@ -340,42 +209,73 @@ static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
 
 extern const struct ib_device_ops sroce_qp_ops;
 
-/* Receive path entry: takes ownership of @skb (struct sroce_pkt in cb). */
-void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
-/* Hand @skb to @qp, whose memory the caller keeps alive; consumes it. */
-void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb);
+/**
+ * sroce_qp_get - look a QP up by number for the receive path
+ * @sdev: the device
+ * @qpn: the QP number
+ *
+ * Returns the QP with a reference (drop it with sroce_qp_put()), or NULL.
+ * Any context. The reference is taken under the xarray's lock, which
+ * destroy_qp's erase also takes: once the erase returns, no lookup can
+ * still hold the pointer without a reference, so destroy waits only for
+ * references (the QP's memory is freed by the core with no RCU grace
+ * period after destroy_qp returns). Inline: once per received packet.
+ */
+static inline struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
+{
+	struct sroce_qp *qp;
+	unsigned long flags;
 
-struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
-void sroce_qp_put(struct sroce_qp *qp);
+	xa_lock_irqsave(&sdev->qp_xa, flags);
+	qp = xa_load(&sdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	xa_unlock_irqrestore(&sdev->qp_xa, flags);
+	return qp;
+}
 
-/* Shared with sroce_exec.c. */
-enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp);
-void sroce_qp_flush(struct sroce_qp *qp);
+static inline void sroce_qp_put(struct sroce_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->released);
+}
 
-/* Error handling shared by the engines (sroce_qp.c). */
+/* The transport field of the opcodes a QP accepts (GSI runs as UD). */
+static inline enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
+{
+	switch (qp->type) {
+	case SROCE_QPT_RC:	return SROCE_TR_RC;
+	case SROCE_QPT_UC:	return SROCE_TR_UC;
+	default:		return SROCE_TR_UD;
+	}
+}
+
+/* Does the QP's state allow all of @caps (SROCE_QPCAP_*)? Lockless. */
+static inline bool sroce_qp_caps(struct sroce_qp *qp, u32 caps)
+{
+	return (sroce_qp_state_caps((enum sroce_qp_state)READ_ONCE(qp->state)) &
+		caps) == caps;
+}
+
+/* The kernel copy of the send WQE of SQ ring index @index. */
+static inline struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index)
+{
+	return qp->swqe + (size_t)(index & qp->sq.mask) * qp->swqe_size;
+}
+
+/* Release SQ slots up to @tail (completed WQEs) to the producer. */
+static inline void sroce_sq_release(struct sroce_qp *qp, u32 tail)
+{
+	while (qp->sq.cons != tail)
+		sroce_ring_cons_advance(&qp->sq);
+}
+
+/* Errors, shared by the verbs and the engines (sroce_qp_err.c). */
 void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 		    enum ib_event_type event);
-bool sroce_qp_caps(struct sroce_qp *qp, u32 caps);
-struct sroce_swqe *sroce_swqe_at(struct sroce_qp *qp, u32 index);
+void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type);
+void sroce_qp_set_flush_flags(struct sroce_qp *qp);
 u32 sroce_sq_prod(struct sroce_qp *qp);
-void sroce_sq_release(struct sroce_qp *qp, u32 tail);
-u8 *sroce_pkt_payload(struct sk_buff *skb);
-
-/* Engines. Each returns true if it made progress. */
-bool sroce_req_run(struct sroce_qp *qp);
-bool sroce_resp_run(struct sroce_qp *qp);
-void sroce_resp_flush_wqe(struct sroce_qp *qp);
-bool sroce_comp_run(struct sroce_qp *qp);
-void sroce_req_reset(struct sroce_qp *qp);
-void sroce_req_reset_credits(struct sroce_qp *qp);
-void sroce_resp_reset(struct sroce_qp *qp);
-void sroce_comp_reset(struct sroce_qp *qp);
-void sroce_resp_free(struct sroce_qp *qp);
-int sroce_resp_alloc(struct sroce_qp *qp, u32 nres);
-void sroce_comp_arm_timer(struct sroce_qp *qp, bool restart);
-/* IB_WR_* <-> kind <-> IB_WC_* (SROCE_WR_KIND_LIST, sroce_qp.c). */
-int sroce_wr_kind_of(u32 ib_wr_opcode);
-u32 sroce_wc_opcode(const struct sroce_swqe *sw);
 
 /*
  * An ODP access returned -EWOULDBLOCK (a page fault in softirq): the
@@ -391,6 +291,28 @@ static inline void sroce_qp_defer(struct sroce_qp *qp)
 static inline bool sroce_qp_deferred(const struct sroce_qp *qp)
 {
 	return qp->engine_defer;
+}
+
+/*
+ * May packets sent from softirq on @cpu still wait in its backlog (the
+ * per-CPU receive queue that veth and loopback feed)? Lockless peek: a
+ * stale answer costs a detour through @cpu or, rarely, a reordered packet
+ * that the protocol recovers like a lost one.
+ */
+static inline bool sroce_backlog_busy(int cpu)
+{
+	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+
+	return !skb_queue_empty_lockless(&sd->input_pkt_queue) ||
+	       !skb_queue_empty_lockless(&sd->process_queue);
+}
+
+/* The CPU whose backlog may hold packets of the QP's last softirq run, or -1. */
+static inline int sroce_qp_pinned_cpu(struct sroce_qp *qp)
+{
+	int mark = READ_ONCE(qp->sirq_cpu);
+
+	return mark && sroce_backlog_busy(mark - 1) ? mark - 1 : -1;
 }
 
 #endif /* SROCE_QP_H */

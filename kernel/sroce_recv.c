@@ -2,7 +2,8 @@
 /*
  * sroce receive path: one RoCEv2 packet, from the UDP tunnel socket of the
  * device's netns (softirq, sroce_net.c) or from the loopback queue (BH
- * work, sroce_net.c), is checked and handed to sroce_qp_rcv().
+ * work, sroce_net.c), is checked, parsed, looked up and checked against
+ * its QP, and handed to the scheduler.
  *
  * Checks, in order, each drop counted by reason (sroce_counters.h):
  *   UDP length == skb length, room for BTH + ICRC     rx_drop_malformed
@@ -14,18 +15,22 @@
  *                            anything else             rx_drop_malformed
  *   DestQP 0xFFFFFF without a multicast IP destination,
  *   or a multicast destination with another DestQP     rx_drop_mcast
- * Packets for DestQP 0xFFFFFF then go to sroce_mcast_rcv(), which drops
- * (rx_drop_mcast) what no attached QP of this device takes.
- * sroce_qp_deliver() then checks each packet against its QP: state
- * (rx_drop_qp_state), transport (rx_drop_qp_type), P_Key (rx_drop_bad_pkey).
+ * Packets for DestQP 0xFFFFFF then go, one clone each, to the QPs of this
+ * device attached to the group (sroce_mcast_qps()); what none takes is
+ * dropped (rx_drop_mcast). Each packet is then checked against its QP:
+ * state (rx_drop_qp_state), transport (rx_drop_qp_type), P_Key
+ * (rx_drop_bad_pkey), and handed to the scheduler (sroce_qp_deliver(),
+ * sroce_exec.c), which queues it and runs or wakes the QP's engines.
  * The ICRC is checked before the headers are parsed, as an RNIC does: a
  * corrupted opcode is a corrupted packet, not a malformed one.
  *
- * Locking: none. The device is pinned by the caller's ib_device
- * reference; the skb is ours alone. Nothing is allocated unless
- * pskb_may_pull() has to linearise headers that arrived in fragments;
- * payload in fragments is never linearised (the ICRC is fed fragment by
- * fragment).
+ * Locking: none of its own: the QP lookup takes the qp_xa lock and the
+ * multicast lookup m->lock, each for a reference increment. The device is
+ * pinned by the caller's ib_device reference; the skb is ours alone; a QP
+ * by the reference the lookup took, for the time of one delivery.
+ * Nothing is allocated unless pskb_may_pull() has to linearise headers
+ * that arrived in fragments (or a multicast packet is cloned); payload in
+ * fragments is never linearised (the ICRC is fed fragment by fragment).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -34,8 +39,13 @@
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
+#include <rdma/ib_mad.h>
+
 #include "sroce.h"
 #include "sroce_crc.h"
+#include "sroce_exec.h"
+#include "sroce_mcast.h"
+#include "sroce_param.h"
 #include "sroce_pkt.h"
 #include "sroce_qp.h"
 #include "sroce_recv.h"
@@ -111,6 +121,105 @@ static void sroce_fill_pkt(struct sroce_dev *sdev, struct sk_buff *skb,
 		     (loopback ? SROCE_PKT_LOOPBACK : 0);
 }
 
+/*
+ * The P_Key of the QP's pkey_index: the port's table has one entry, the
+ * default full-member key (sroce_query_pkey), and modify_qp accepts no
+ * other index.
+ */
+static u16 sroce_qp_pkey(const struct sroce_qp *qp)
+{
+	BUILD_BUG_ON(SROCE_PKEY_TBL_LEN != 1);
+	return IB_DEFAULT_PKEY_FULL;
+}
+
+/*
+ * The checks against the QP itself: state, transport, then the P_Key (IBA
+ * 9.6.1.1, seed-rules R1.5 for UD; RC and UC alike): a packet of another
+ * partition is dropped silently and counted before the engines see any of
+ * it. Returns SROCE_RX_OK or the drop counter.
+ */
+static enum sroce_counter sroce_check_qp(struct sroce_qp *qp,
+					 const struct sroce_pkt *pkt)
+{
+	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
+		return SROCE_CNT_DROP_QP_STATE;
+	if (sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp))
+		return SROCE_CNT_DROP_QP_TYPE;
+	if (!sroce_pkey_match(pkt->pkey, sroce_qp_pkey(qp)))
+		return SROCE_CNT_DROP_BAD_PKEY;
+	return SROCE_RX_OK;
+}
+
+/* Check @skb against @qp and hand it to the engines. Caller holds @qp. */
+static void sroce_recv_qp(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	enum sroce_counter drop = sroce_check_qp(qp, sroce_pkt(skb));
+
+	if (drop != SROCE_RX_OK) {
+		sroce_count(qp->sdev, drop);
+		kfree_skb(skb);
+		return;
+	}
+	sroce_qp_deliver(qp, skb);
+}
+
+/*
+ * A packet to the multicast QPN: one clone to each QP of this device
+ * attached to the group of its destination address (sroce_mcast.c), each
+ * checked as a unicast packet is. Only UD SENDs can be multicast; anything
+ * else, or a group with no QP here, is dropped and counted as
+ * rx_drop_mcast.
+ */
+static void sroce_recv_mcast(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	struct sroce_qp *qps[SROCE_MAX_MCAST_QP_ATTACH];
+	union ib_gid dgid;
+	u32 i, n;
+
+	if (sroce_opcode_transport(sroce_pkt(skb)->opcode) != SROCE_TR_UD)
+		goto drop;
+	sroce_pkt_dgid(skb, &dgid);
+	n = sroce_mcast_qps(sdev, &dgid, qps);
+	if (!n)
+		goto drop;
+	for (i = 0; i < n; i++) {
+		struct sk_buff *c = i + 1 < n ? skb_clone(skb, GFP_ATOMIC) : skb;
+
+		if (c)
+			sroce_recv_qp(qps[i], c);
+		else
+			sroce_count(sdev, SROCE_CNT_DROP_NO_MEM);
+		sroce_qp_put(qps[i]);
+	}
+	return;
+drop:
+	sroce_count(sdev, SROCE_CNT_DROP_MCAST);
+	kfree_skb(skb);
+}
+
+/*
+ * Hand a received, validated packet (struct sroce_pkt in skb->cb) to its
+ * QP, or to every QP of its multicast group; consumes @skb.
+ */
+static void sroce_qp_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_qp *qp;
+
+	if (pkt->dqpn == SROCE_QPN_MULTICAST) {
+		sroce_recv_mcast(sdev, skb);
+		return;
+	}
+	qp = sroce_qp_get(sdev, pkt->dqpn);
+	if (!qp) {
+		sroce_count(sdev, SROCE_CNT_DROP_NO_QP);
+		kfree_skb(skb);
+		return;
+	}
+	sroce_recv_qp(qp, skb);
+	sroce_qp_put(qp);
+}
+
 void sroce_recv_skb(struct sroce_dev *sdev, struct sk_buff *skb,
 		    bool loopback)
 {
@@ -177,79 +286,4 @@ void sroce_recv_skb(struct sroce_dev *sdev, struct sk_buff *skb,
 drop:
 	sroce_count(sdev, drop);
 	kfree_skb(skb);
-}
-
-/**
- * sroce_pkt_hdrs - decode every header of a packet given to sroce_qp_rcv
- * @skb:  the packet
- * @hdrs: filled with the BTH and extension header fields
- *
- * Re-runs the (already passed) core parser on the linear headers; use it
- * where many fields are needed, sroce_pkt_ext() where one is. Returns 0.
- */
-int sroce_pkt_hdrs(const struct sk_buff *skb, struct sroce_hdrs *hdrs)
-{
-	return sroce_parse_hdrs(skb->data, skb->len, hdrs);
-}
-
-/**
- * sroce_pkt_copy_payload - copy payload bytes out of a received packet
- * @skb: a packet given to sroce_qp_rcv()
- * @off: offset into the payload (0 = first payload byte)
- * @dst: where to copy (kernel virtual address, e.g. a kmapped MR page)
- * @len: bytes to copy
- *
- * Works whatever the skb's layout (linear, page fragments, frag list); no
- * allocation, any context. Returns 0, or -EINVAL if [off, off + len) is
- * not inside the payload (pad and ICRC are not payload).
- */
-int sroce_pkt_copy_payload(const struct sk_buff *skb, u32 off, void *dst,
-			   u32 len)
-{
-	const struct sroce_pkt *pkt = sroce_pkt_c(skb);
-
-	if (off > pkt->payload_len || len > pkt->payload_len - off)
-		return -EINVAL;
-	if (!len)
-		return 0;
-	return skb_copy_bits(skb, pkt->hdr_len + off, dst, len);
-}
-
-/**
- * sroce_pkt_network_hdr - the 40-byte GRH area of a UD receive
- * @skb: a packet given to sroce_qp_rcv()
- * @hdr: filled as RoCEv2 RNICs do: the IPv6 header, or for IPv4 20 zero
- *       bytes then the IPv4 header (its first 20 bytes)
- */
-void sroce_pkt_network_hdr(const struct sk_buff *skb,
-			   union rdma_network_hdr *hdr)
-{
-	if (sroce_pkt_c(skb)->network_type == RDMA_NETWORK_IPV4) {
-		memset(hdr->reserved, 0, sizeof(hdr->reserved));
-		memcpy(&hdr->roce4grh, ip_hdr(skb), sizeof(hdr->roce4grh));
-	} else {
-		memcpy(&hdr->ibgrh, ipv6_hdr(skb), sizeof(hdr->ibgrh));
-	}
-}
-
-/* The source IP of a received packet as a GID (IPv4 mapped for IPv4). */
-void sroce_pkt_sgid(const struct sk_buff *skb, union ib_gid *sgid)
-{
-	struct in6_addr *a = (struct in6_addr *)sgid->raw;
-
-	if (sroce_pkt_c(skb)->network_type == RDMA_NETWORK_IPV4)
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, a);
-	else
-		*a = ipv6_hdr(skb)->saddr;
-}
-
-/* The destination IP of a received packet as a GID. */
-void sroce_pkt_dgid(const struct sk_buff *skb, union ib_gid *dgid)
-{
-	struct in6_addr *a = (struct in6_addr *)dgid->raw;
-
-	if (sroce_pkt_c(skb)->network_type == RDMA_NETWORK_IPV4)
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, a);
-	else
-		*a = ipv6_hdr(skb)->daddr;
 }

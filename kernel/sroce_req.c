@@ -2,12 +2,15 @@
 /*
  * sroce requester: turns send WQEs into packets (seed-rules R1.3), with
  * PSNs, the READ/ATOMIC window (R2.7), fences, and go-back-N restarts after
- * a NAK or timeout (R2.5). Runs where the QP's engines run, by their
- * owner only (sroce_exec.c).
+ * a NAK or timeout (R2.5), and the local ACK and RNR timers (R2.2, R2.4).
+ * Runs where the QP's engines run, by their owner only (sroce_exec.c); the
+ * completer changes the requester's state through the sroce_req_*() hooks
+ * of sroce_engine.h and the timer functions here.
  */
 #include <linux/kernel.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_engine.h"
 #include "sroce_qp.h"
 #include "sroce_param.h"
 #include "qp_fsm.h"
@@ -20,11 +23,30 @@
 #include "opcode.h"
 #include "parse.h"
 #include "psn.h"
+#include "timers.h"
 
 /* Ask for an ACK at least this often inside long messages. */
 #define SROCE_ACKREQ_EVERY	64
 /* Packets sent per run before giving the other engines a turn. */
 #define SROCE_REQ_BUDGET	64
+
+/*
+ * The WR kind of each IB_WR_* opcode, expanded from SROCE_WR_KIND_LIST:
+ * the kind + 1 (0: no kind).
+ */
+#define SROCE_WR_OF_IB(kind, wr, wc)	[IB_WR_##wr] = SROCE_WR_##kind + 1,
+static const u8 sroce_wr_kind_by_ib[] = {
+	SROCE_WR_KIND_LIST(SROCE_WR_OF_IB)
+};
+
+/* The WR kind of an IB_WR_* opcode (from user space too), or -EINVAL. */
+int sroce_wr_kind_of(u32 ib_wr_opcode)
+{
+	if (ib_wr_opcode >= ARRAY_SIZE(sroce_wr_kind_by_ib) ||
+	    !sroce_wr_kind_by_ib[ib_wr_opcode])
+		return -EINVAL;
+	return sroce_wr_kind_by_ib[ib_wr_opcode] - 1;
+}
 
 static struct sroce_sge *sroce_swqe_sges(struct sroce_swqe *sw)
 {
@@ -527,12 +549,61 @@ bool sroce_req_run(struct sroce_qp *qp)
 	}
 	sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
 	if (progress && qp->type == SROCE_QPT_RC)
-		sroce_comp_arm_timer(qp, false);
+		sroce_req_arm_timer(qp, false);
 	return progress;
 }
 
+/**
+ * sroce_req_arm_timer - start, restart or stop the local ACK timer
+ * @qp:      the QP
+ * @restart: true on progress (an ACK moved comp.psn): the
+ *           timer measures from now; false after sending: a running timer
+ *           keeps measuring from the oldest unacknowledged request, so new
+ *           sends never push a timeout out
+ *
+ * T = 4.096 us * 2^timeout, and timeout 0 means no timer at all (R2.2).
+ * Nothing outstanding, or waiting out an RNR NAK: the timer stops.
+ */
+void sroce_req_arm_timer(struct sroce_qp *qp, bool restart)
+{
+	u64 t = sroce_ack_timeout_ns(qp->attr.timeout);
+
+	if (qp->type != SROCE_QPT_RC || t == SROCE_TIMEOUT_INFINITE)
+		return;
+	/* Nothing outstanding, or an RNR wait (the responder answered). */
+	if (qp->comp.psn == qp->req.psn || qp->req.rnr_wait) {
+		hrtimer_try_to_cancel(&qp->ack_timer);
+		return;
+	}
+	if (restart || !hrtimer_is_queued(&qp->ack_timer))
+		hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
+}
+
+/*
+ * An RNR NAK: send nothing for @ns, as long as the responder asked
+ * (R2.4), then resend from comp.psn (sroce_req_rnr_done()). The responder
+ * answered: no local ACK timeout while waiting; the resend after the wait
+ * starts the timer again.
+ */
+void sroce_req_rnr_wait(struct sroce_qp *qp, u64 ns)
+{
+	qp->req.rnr_wait = true;
+	hrtimer_try_to_cancel(&qp->ack_timer);
+	hrtimer_start(&qp->rnr_timer, ns_to_ktime(ns), HRTIMER_MODE_REL_SOFT);
+}
+
+/* A new connection: no credits yet, one message may probe (IBA 9.7.7.2). */
+static void sroce_req_reset_credits(struct sroce_qp *qp)
+{
+	qp->req.credits = 0;
+	qp->req.credit_psn = psn_sub(qp->attr.sq_psn, 1);
+}
+
+/* Back to an empty SQ (create, RESET). */
 void sroce_req_reset(struct sroce_qp *qp)
 {
+	qp->req.head = 0;
+	qp->req.cur = 0;
 	qp->req.offset = 0;
 	qp->req.psn = qp->attr.sq_psn;
 	qp->req.psn_new = qp->attr.sq_psn;
@@ -546,9 +617,10 @@ void sroce_req_reset(struct sroce_qp *qp)
 	sroce_req_reset_credits(qp);
 }
 
-/* A new connection: no credits yet, one message may probe (IBA 9.7.7.2). */
-void sroce_req_reset_credits(struct sroce_qp *qp)
+/* RTR -> RTS: the first PSN is the sq_psn modify_qp set. */
+void sroce_req_start(struct sroce_qp *qp)
 {
-	qp->req.credits = 0;
-	qp->req.credit_psn = psn_sub(qp->attr.sq_psn, 1);
+	qp->req.psn = qp->attr.sq_psn;
+	qp->req.psn_new = qp->attr.sq_psn;
+	sroce_req_reset_credits(qp);
 }

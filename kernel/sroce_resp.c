@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_engine.h"
 #include "sroce_qp.h"
 #include "sroce_param.h"
 #include "qp_fsm.h"
@@ -102,9 +103,14 @@ static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code cod
 	sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_COPIES);
 }
 
+/*
+ * Complete the receive WQE in use. @skb and @h: the packet that completes
+ * it, NULL for a WQE completed in error or flushed.
+ */
 static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 				u32 byte_len, u32 wc_flags, u32 ex,
-				struct sk_buff *skb, bool solicited)
+				struct sk_buff *skb, const struct sroce_hdrs *h,
+				bool solicited)
 {
 	struct sroce_cqe cqe = {
 		.wr_id = qp->resp.rwqe.wr_id,
@@ -117,8 +123,6 @@ static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 	};
 
 	if (qp->type == SROCE_QPT_UD && skb) {
-		const struct sroce_hdrs *h = &qp->rx_h;
-
 		cqe.src_qp = h->deth.sqpn;
 		cqe.wc_flags |= SROCE_WC_GRH;
 		cqe.network_hdr_type = sroce_pkt(skb)->network_type;
@@ -154,13 +158,14 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
 		if (!wc_status)
 			wc_status = event == IB_EVENT_QP_ACCESS_ERR ?
 				    IB_WC_LOC_ACCESS_ERR : IB_WC_WR_FLUSH_ERR;
-		sroce_resp_recv_cqe(qp, wc_status, IB_WC_RECV, 0, 0, 0, NULL, false);
+		sroce_resp_recv_cqe(qp, wc_status, IB_WC_RECV, 0, 0, 0, NULL,
+				    NULL, false);
 	}
 	sroce_qp_error(qp, false, event);
 }
 
 /*
- * Take a receive WQE for the message starting now. Returns 0; -ENOENT if
+ * Take a receive WQE for the message starting at @psn. Returns 0; -ENOENT if
  * the queue is empty (the caller answers RNR or drops); any other error
  * has already failed the QP (the caller stops):
  * - a WQE with more SGEs than the queue takes is consumed and completes
@@ -170,9 +175,8 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
  *   SRQ also goes to error, sroce_rq_pop). RC NAKs with Remote
  *   Operational Error so the requester fails at once.
  */
-static int sroce_resp_pop_wqe(struct sroce_qp *qp)
+static int sroce_resp_pop_wqe(struct sroce_qp *qp, u32 psn)
 {
-	u32 psn = qp->rx_h.psn;
 	int err;
 
 	if (qp->resp.have_wqe)
@@ -245,7 +249,7 @@ static u64 sroce_rwqe_len(struct sroce_qp *qp)
 }
 
 /*
- * UD receive (R1.1, R1.5): Q_Key (P_Key: sroce_qp_deliver), GRH, one packet.
+ * UD receive (R1.1, R1.5): Q_Key (P_Key: sroce_recv.c), GRH, one packet.
  *
  * Lengths. A UD message is one packet of at most the path MTU, the port's
  * active MTU here (R1.1): a longer one is a malformed packet, dropped and
@@ -258,9 +262,9 @@ static u64 sroce_rwqe_len(struct sroce_qp *qp)
  * one would cost QP1 a buffer, or its life, per hostile datagram and end
  * rdma_cm: it is dropped and counted instead, the WQE kept.
  */
-static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb,
+			  const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	union rdma_network_hdr grh;
 	u8 *payload;
 	u32 flags = 0;
@@ -275,7 +279,7 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	payload = sroce_pkt_payload(skb);
-	err = payload ? sroce_resp_pop_wqe(qp) : -ENOENT;
+	err = payload ? sroce_resp_pop_wqe(qp, h->psn) : -ENOENT;
 	if (err) {
 		/* UD has no RNR: the datagram is lost (else the QP failed) */
 		if (err == -ENOENT)
@@ -291,7 +295,7 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 			return;		/* have_wqe: the next datagram takes it */
 		}
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_LEN_ERR, IB_WC_RECV, 0, 0, 0,
-				    skb, false);
+				    skb, h, false);
 		sroce_qp_error(qp, false, 0);
 		return;
 	}
@@ -306,20 +310,20 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	if (err) {
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, 0, 0, 0,
-				    skb, false);
+				    skb, h, false);
 		sroce_qp_error(qp, false, 0);
 		return;
 	}
 	if (h->mask & SROCE_M_IMM)
 		flags |= SROCE_WC_WITH_IMM;
 	sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->resp.roffset,
-			    flags, (__force u32)h->imm, skb, h->se);
+			    flags, (__force u32)h->imm, skb, h, h->se);
 }
 
 /* SEND FIRST/MIDDLE/LAST/ONLY (RC, UC). Returns false to not advance. */
-static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
+static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb,
+			    const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	u32 flags = 0, ex = 0;
 	u8 *payload = sroce_pkt_payload(skb);
 	int err;
@@ -327,7 +331,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 	if (!payload)
 		return false;	/* no memory: the requester will retry */
 	if (h->mask & SROCE_M_RWR) {
-		err = sroce_resp_pop_wqe(qp);
+		err = sroce_resp_pop_wqe(qp, h->psn);
 		if (err)
 			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
 	}
@@ -365,7 +369,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	qp->resp.msn++;
 	sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->resp.roffset,
-			    flags, ex, skb, h->se);
+			    flags, ex, skb, h, h->se);
 	return true;
 }
 
@@ -387,9 +391,9 @@ static struct sroce_mr *sroce_resp_rkey_mr(struct sroce_qp *qp, u32 rkey,
 }
 
 /* RDMA WRITE FIRST/MIDDLE/LAST/ONLY (+ immediate). */
-static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
+static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb,
+			     const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_resp *r = &qp->resp;
 	u8 *payload = sroce_pkt_payload(skb);
 	struct sroce_mr *mr = NULL;
@@ -399,7 +403,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	/* A WRITE with immediate needs a receive WQE too (R1.6, R2.4). */
 	if (h->mask & SROCE_M_RWR) {
-		err = sroce_resp_pop_wqe(qp);
+		err = sroce_resp_pop_wqe(qp, h->psn);
 		if (err)
 			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
 	}
@@ -474,7 +478,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		qp->resp.msn++;
 		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
 				    r->wlen, SROCE_WC_WITH_IMM,
-				    (__force u32)h->imm, skb, h->se);
+				    (__force u32)h->imm, skb, h, h->se);
 	} else {
 		qp->resp.msn++;
 	}
@@ -604,9 +608,9 @@ static bool sroce_resp_rd_overflow(struct sroce_qp *qp, u32 psn)
 	return true;
 }
 
-static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
+static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb,
+			    const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	struct sroce_rd_res *e;
 	int err;
 
@@ -701,9 +705,9 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 	return progress;
 }
 
-static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
+static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb,
+			      const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	enum sroce_mr_err merr;
 	struct sroce_rd_res *e;
 	struct sroce_mr *mr;
@@ -764,9 +768,9 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
  * A request older than expected (R2.6). Counted once, when handled: a
  * duplicate READ deferred for an ODP fault is counted when it comes again.
  */
-static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb,
+				 const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	int err;
 	u32 i;
 
@@ -823,9 +827,9 @@ static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_hdrs *h)
 	return !(h->mask & SROCE_M_START) && kind == qp->resp.in_msg;
 }
 
-static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
+static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb,
+			     const struct sroce_hdrs *h)
 {
-	const struct sroce_hdrs *h = &qp->rx_h;
 	s32 d = psn_resp_diff(h->psn, qp->resp.epsn);
 	bool rc = qp->type == SROCE_QPT_RC, done;
 
@@ -852,7 +856,7 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 		qp->resp.epsn = h->psn;
 	} else if (d < 0) {
 		if (rc)
-			sroce_resp_duplicate(qp, skb);
+			sroce_resp_duplicate(qp, skb, h);
 		return;
 	}
 	qp->resp.nak_sent = false;
@@ -874,13 +878,13 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 
 	if (h->mask & SROCE_M_SEND)
-		done = sroce_resp_send(qp, skb);
+		done = sroce_resp_send(qp, skb, h);
 	else if (h->mask & SROCE_M_WRITE)
-		done = sroce_resp_write(qp, skb);
+		done = sroce_resp_write(qp, skb, h);
 	else if (h->mask & SROCE_M_READ)
-		done = rc && sroce_resp_read(qp, skb);
+		done = rc && sroce_resp_read(qp, skb, h);
 	else
-		done = rc && sroce_resp_atomic(qp, skb);
+		done = rc && sroce_resp_atomic(qp, skb, h);
 	if (!done)
 		return;		/* not executed: epsn stays */
 	qp->resp.in_msg = qp->resp.drop_msg || (h->mask & SROCE_M_END) ? 0 :
@@ -914,21 +918,53 @@ static void sroce_resp_comm_est(struct sroce_qp *qp)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
+/* Flush the QP's own RQ (an SRQ keeps its WQEs, R3.3). */
+static void sroce_resp_flush_rq(struct sroce_qp *qp)
+{
+	struct sroce_sge sges[SROCE_MAX_SGE_HARD];
+	struct sroce_recv_wqe wqe;
+	struct sroce_cqe cqe = {};
+	int err;
+
+	if (!qp->has_rq)
+		return;
+	/* A malformed WQE (-EINVAL) is consumed and flushed too. */
+	while ((err = sroce_rq_pop(&qp->rq, &wqe, sges)) != -ENOENT &&
+	       err != -EIO) {
+		cqe.wr_id = wqe.wr_id;
+		cqe.status = IB_WC_WR_FLUSH_ERR;
+		cqe.opcode = IB_WC_RECV;
+		cqe.qp_num = qp->qpn;
+		sroce_cq_post(qp->rcq, &cqe, &qp->ibqp, false);
+	}
+}
+
 /*
- * A QP in ERROR completes the receive WQE a message had taken, if any,
- * with WR_FLUSH_ERR (R3.3): it is neither in the RQ nor back in the SRQ.
+ * The QP is in ERROR (R3.3): complete the receive WQE a message had taken,
+ * if any, with WR_FLUSH_ERR (it is neither in the RQ nor back in the
+ * SRQ), then the QP's own RQ. A QP on an SRQ then has nothing left in
+ * flight: IB_EVENT_QP_LAST_WQE_REACHED, once (R3.9).
  */
-void sroce_resp_flush_wqe(struct sroce_qp *qp)
+void sroce_resp_flush(struct sroce_qp *qp)
 {
 	if (qp->resp.have_wqe)
 		sroce_resp_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0, 0,
-				    NULL, false);
+				    NULL, NULL, false);
+	sroce_resp_flush_rq(qp);
+	if (qp->srq && !qp->resp.have_wqe) {
+		/* SRQ QP in ERROR has nothing left in flight (R3.9) */
+		if (!qp->sqd_event_pending) {
+			qp->sqd_event_pending = true;
+			sroce_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+		}
+	}
 }
 
 bool sroce_resp_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_RESP_BUDGET;
 	bool progress = false;
+	struct sroce_hdrs h;
 	struct sk_buff *skb;
 
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
@@ -956,12 +992,12 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		qp->resp.rx_taken++;
 		if (!qp->comm_est_sent)
 			sroce_resp_comm_est(qp);
-		if (sroce_pkt_hdrs(skb, &qp->rx_h))
+		if (sroce_pkt_hdrs(skb, &h))
 			;	/* validated on receipt: cannot happen */
 		else if (qp->type == SROCE_QPT_UD)
-			sroce_resp_ud(qp, skb);
+			sroce_resp_ud(qp, skb, &h);
 		else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
-			sroce_resp_rc_uc(qp, skb);
+			sroce_resp_rc_uc(qp, skb, &h);
 		if (sroce_qp_deferred(qp)) {
 			/* Not executed: first again, in process context */
 			skb_queue_head(&qp->rx_req, skb);
@@ -990,6 +1026,12 @@ void sroce_resp_reset(struct sroce_qp *qp)
 	if (res)
 		memset(res, 0, nres * sizeof(*res));
 	qp->resp.serving = -1;
+	qp->resp.epsn = qp->attr.rq_psn;
+}
+
+/* INIT -> RTR: the first PSN expected is the rq_psn modify_qp set. */
+void sroce_resp_start(struct sroce_qp *qp)
+{
 	qp->resp.epsn = qp->attr.rq_psn;
 }
 
