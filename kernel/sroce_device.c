@@ -22,7 +22,7 @@
 #include "sroce_mw.h"
 #include "sroce_ah.h"
 #include "sroce_stats.h"
-#include "sroce_qp.h"
+#include "sroce_qp_verbs.h"
 #include "sroce_mcast.h"
 
 /* The devices of this module; sroce_dev_lock protects the list. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sroce queue pairs: the object, and the helpers the receive path, the
- * scheduler and the engines share. The verbs are sroce_qp.c, the errors
- * sroce_qp_err.c, the engines' state and entry points sroce_engine.h.
+ * scheduler and the engines share. The verbs are sroce_qp_verbs.c, the
+ * errors sroce_qp_err.c, the engines' state and entry points
+ * sroce_engine.h.
  *
  * Execution model (sroce_exec.c). One context at a time owns a QP's
  * engines and runs them: the completer (ACKs and responses received),
@@ -206,8 +207,6 @@ static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
 	ibdev_dbg(&__dq->sdev->ibdev, "qp#%u %s: " fmt, __dq->qpn,	\
 		  __func__, ##__VA_ARGS__);				\
 } while (0)
-
-extern const struct ib_device_ops sroce_qp_ops;
 
 /**
  * sroce_qp_get - look a QP up by number for the receive path

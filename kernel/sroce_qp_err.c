@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce QP errors, shared by the verbs (sroce_qp.c) and the engines: the
- * move to ERROR or SQE, the flush flags user space reads, affiliated
- * events, and the SQ producer index check that raises a fatal error. Below
- * the engines: it calls nothing of theirs, and of the scheduler only
- * sroce_qp_schedule(), so that the work item flushes.
+ * sroce QP errors, shared by the verbs (sroce_qp_verbs.c) and the
+ * engines: the move to ERROR or SQE, the flush flags user space reads,
+ * affiliated events, and the SQ producer index check that raises a fatal
+ * error. Below the engines: it calls nothing of theirs, and of the
+ * scheduler only sroce_qp_schedule(), so that the work item flushes.
  */
 #include <rdma/ib_verbs.h>
 

@@ -195,7 +195,7 @@ int sroce_opcode_qpt(u8 opcode);
  * X(kind, wr, wc): the kind is posted as IB_WR_<wr> (the same value as
  * IB_UVERBS_WR_<wr> from user space, but for the kernel-only REG_MR) and
  * completes with IB_WC_<wc>. Those enums are kernel API: the core uses
- * only the kind, the module expands the rest (sroce_qp.c).
+ * only the kind, the module expands the rest (sroce_req.c, sroce_comp.c).
  */
 #define SROCE_WR_KIND_LIST(X)						\
 	X(SEND, SEND, SEND)						\

@@ -244,11 +244,12 @@ TEST(wr_kind_allowed_matrix)
 
 /*
  * Each kind's facts, typed from the IBA and the verbs API rather than
- * from the table: the IB_WR_ / IB_WC_ names it maps to (kernel/sroce_qp.c
- * expands them from SROCE_WR_KIND_LIST), whether it is a local operation,
- * a READ or an ATOMIC (both take a max_rd_atomic credit, R2.7), which
- * kernel WR fields it carries, and whether the message consumes a receive
- * WQE at the responder (SEND and WRITE with immediate only, R1.6).
+ * from the table: the IB_WR_ / IB_WC_ names it maps to (kernel/sroce_req.c
+ * and kernel/sroce_comp.c expand them from SROCE_WR_KIND_LIST), whether it
+ * is a local operation, a READ or an ATOMIC (both take a max_rd_atomic
+ * credit, R2.7), which kernel WR fields it carries, and whether the
+ * message consumes a receive WQE at the responder (SEND and WRITE with
+ * immediate only, R1.6).
  */
 #define LOC	SROCE_WRF_LOCAL
 #define RDF	SROCE_WRF_READ

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce queue pairs: create, modify (the IBA state machine of
- * kernel/core/qp_fsm.c), query, destroy, and the post verbs. Errors are
- * sroce_qp_err.c, the engines sroce_req.c, sroce_resp.c and sroce_comp.c
- * (sroce_engine.h), who runs them and where sroce_exec.c.
+ * sroce QP verbs: create, modify (the IBA state machine of
+ * kernel/core/qp_fsm.c), query, destroy, and the post verbs. The QP
+ * object is sroce_qp.h, its errors sroce_qp_err.c, the engines
+ * sroce_req.c, sroce_resp.c and sroce_comp.c (sroce_engine.h), who runs
+ * them and where sroce_exec.c.
  */
 #include <linux/log2.h>
 #include <linux/sched/mm.h>
@@ -14,6 +15,7 @@
 #include "sroce_engine.h"
 #include "sroce_exec.h"
 #include "sroce_qp.h"
+#include "sroce_qp_verbs.h"
 #include "sroce_mcast.h"
 #include "sroce_param.h"
 #include "sroce_cq.h"
