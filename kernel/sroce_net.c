@@ -8,7 +8,7 @@
  * including the local delivery that fills the loopback queues, is
  * sroce_xmit.c's.
  *
- * Objects and locking (the structures are in sroce_net.h):
+ * Objects and locking (the structures are in sroce_netns.h):
  *
  * struct sroce_net_ns - one per netns with at least one sroce device:
  *   an IPv4 and an IPv6 UDP tunnel socket, and an xarray ifindex ->
@@ -48,6 +48,7 @@
 
 #include "sroce.h"
 #include "sroce_net.h"
+#include "sroce_netns.h"
 #include "sroce_recv.h"
 
 /* Loopback packets handled per run of the BH work. */

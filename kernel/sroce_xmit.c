@@ -10,7 +10,7 @@
  * Objects and locking: struct sroce_route and struct sroce_txbatch
  * (sroce_xmit.h) belong to one QP and are touched only by the context
  * that owns its engines: no lock. Local delivery finds the receiving
- * device in the sender's netns under RCU (sroce_net.h) and takes only
+ * device in the sender's netns under RCU (sroce_netns.h) and takes only
  * that device's loopback queue lock (its sk_buff_head's) to queue a
  * packet; sroce_net.c drains the queue. A test's drop rule takes the
  * fault injection lock (sroce_fault.c) while it is armed. Nothing here
@@ -38,7 +38,7 @@
 
 #include "sroce.h"
 #include "sroce_crc.h"
-#include "sroce_net.h"
+#include "sroce_netns.h"
 #include "sroce_xmit.h"
 #include "bth.h"
 #include "icrc.h"

@@ -3,7 +3,7 @@
  * sroce transmit path (sroce_xmit.c): skb allocation, UDP and IP headers,
  * ICRC, the per-QP route cache, the GSO batch of a QP's packets, and
  * local delivery to a sroce device of this host through its loopback
- * queue. Destinations are struct sroce_av (sroce_net.h).
+ * queue. Destinations are struct sroce_av (sroce_av.h).
  *
  * Contexts: everything here may run in any context except hard irq (it
  * does not sleep; transmit takes only the fault injection lock while a
@@ -15,7 +15,11 @@
 
 #include <linux/skbuff.h>
 
-#include "sroce_net.h"
+#include "sroce_av.h"
+
+struct dst_entry;
+struct net;
+struct sroce_dev;
 
 /**
  * struct sroce_route - one QP's cached output route
