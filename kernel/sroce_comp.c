@@ -13,10 +13,12 @@
 
 #include "sroce_engine.h"
 #include "sroce_qp.h"
+#include "sroce_pkt.h"
 #include "qp_fsm.h"
 #include "sroce_cq.h"
 #include "sroce_mr.h"
 #include "sroce_ring.h"
+#include "sroce_work.h"
 #include "aeth.h"
 #include "opcode.h"
 #include "psn.h"

@@ -35,6 +35,7 @@
 #include "sroce_exec.h"
 #include "sroce_work.h"
 #include "sroce_qp.h"
+#include "sroce_pkt.h"
 #include "sroce_param.h"
 #include "bth.h"
 #include "qp_fsm.h"

@@ -8,10 +8,10 @@
 #include <rdma/rdma_netlink.h>
 
 #include "sroce.h"
-#include "sroce_qp.h"
 #include "sroce_crc.h"
 #include "sroce_net.h"
 #include "sroce_odp.h"
+#include "sroce_work.h"
 #include "qp_fsm.h"
 
 /* The core mirrors these kernel enums by value (kernel/core/qp_fsm.h). */

@@ -3,7 +3,8 @@
  * sroce queue pairs: the object, and the helpers the receive path, the
  * scheduler and the engines share. The verbs are sroce_qp_verbs.c, the
  * errors sroce_qp_err.c, the engines' state and entry points
- * sroce_engine.h.
+ * sroce_engine.h. Below every layer that uses it: it includes the state
+ * it embeds (engines, transmit route and batch, rings) and nothing above.
  *
  * Execution model (sroce_exec.c). One context at a time owns a QP's
  * engines and runs them: the completer (ACKs and responses received),
@@ -42,12 +43,9 @@
 
 #include "sroce.h"
 #include "sroce_engine.h"
-#include "sroce_work.h"
-#include "sroce_net.h"
 #include "sroce_xmit.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
-#include "sroce_pkt.h"
 #include "parse.h"
 #include "qp_fsm.h"
 #include "qp_type.h"

@@ -9,6 +9,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce_qp.h"
+#include "sroce_work.h"
 #include "qp_fsm.h"
 
 /**

@@ -16,6 +16,7 @@
 #include "sroce_exec.h"
 #include "sroce_qp.h"
 #include "sroce_qp_verbs.h"
+#include "sroce_work.h"
 #include "sroce_mcast.h"
 #include "sroce_param.h"
 #include "sroce_cq.h"

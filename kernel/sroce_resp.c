@@ -16,6 +16,7 @@
 
 #include "sroce_engine.h"
 #include "sroce_qp.h"
+#include "sroce_pkt.h"
 #include "sroce_param.h"
 #include "qp_fsm.h"
 #include <rdma/ib_mad.h>
