@@ -10,8 +10,7 @@
 
 #include "sroce.h"
 #include "sroce_key.h"
-#include "sroce_mr.h"
-#include "sroce_mw.h"
+#include "sroce_mem.h"
 #include "sroce_param.h"
 
 #define SROCE_REMOTE_ACCESS (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \

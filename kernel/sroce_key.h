@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sroce key table, shared by memory regions and memory windows
- * (sroce_key.c).
+ * (sroce_key.c). The objects it holds are in sroce_mem.h.
  *
  * sdev->mr_xa maps a key index (key >> 8) to a struct sroce_key, the head
  * of a struct sroce_mr or struct sroce_mw; the low byte of a key is its
@@ -16,26 +16,12 @@
 #ifndef SROCE_KEY_H
 #define SROCE_KEY_H
 
-#include <linux/completion.h>
-#include <linux/refcount.h>
 #include <linux/types.h>
 
+#include "sroce_mem.h"
+
 struct sroce_dev;
-struct sroce_mr;
 struct sroce_pd;
-
-enum sroce_key_kind {
-	SROCE_KEY_MR,
-	SROCE_KEY_MW,
-};
-
-/* What sdev->mr_xa holds. */
-struct sroce_key {
-	enum sroce_key_kind kind;	/* constant */
-	u32 index;			/* constant: key >> 8 */
-	refcount_t ref;			/* the table's, plus one per lookup */
-	struct completion released;	/* ref reached zero */
-};
 
 /* Which check a lookup failed (seed-rules R3.5). */
 enum sroce_mr_err {
@@ -59,5 +45,11 @@ void sroce_key_put(struct sroce_key *k);
 struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
 				 struct sroce_pd *pd, u64 qp_uid, u64 iova,
 				 u64 len, int access, enum sroce_mr_err *err);
+
+/* Drops the reference of a sroce_mr_lookup(). */
+static inline void sroce_mr_put(struct sroce_mr *mr)
+{
+	sroce_key_put(&mr->key);
+}
 
 #endif /* SROCE_KEY_H */

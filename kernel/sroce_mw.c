@@ -8,7 +8,7 @@
 
 #include "sroce.h"
 #include "sroce_key.h"
-#include "sroce_mr.h"
+#include "sroce_mem.h"
 #include "sroce_mw.h"
 
 #define SROCE_MW_ACCESS (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \

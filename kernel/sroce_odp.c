@@ -69,7 +69,7 @@
 
 #include "sroce.h"
 #include "sroce_key.h"
-#include "sroce_mr.h"
+#include "sroce_mem.h"
 #include "sroce_odp.h"
 
 #define CREATE_TRACE_POINTS

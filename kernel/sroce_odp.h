@@ -11,7 +11,7 @@
 #include <linux/preempt.h>
 #include <rdma/ib_verbs.h>
 
-#include "sroce_mr.h"
+#include "sroce_mem.h"
 #include "sroce_param.h"
 
 struct sroce_pd;
