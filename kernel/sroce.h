@@ -15,18 +15,19 @@
 
 #include <linux/atomic.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "sroce_counters.h"
-#include "sroce_fault.h"
-#include "sroce_mcast.h"
 #include "sroce_param.h"
+#include "fault.h"
 
 #define DRV_NAME "sroce"
 
+struct dentry;
 struct sroce_net_dev;
 
 /* Objects whose number per device query_device limits (sroce_obj_get). */
@@ -40,6 +41,41 @@ enum sroce_obj_type {
 	SROCE_OBJ_MW,
 	SROCE_NUM_OBJ_TYPES
 };
+
+/*
+ * The device's multicast groups (sroce_mcast.c). attach_mutex serialises
+ * attach and detach (which sleep to join the IP group) and is taken
+ * before RTNL; lock guards the group list and every group's QP array for
+ * the receive path (softirq).
+ */
+struct sroce_mcast {
+	struct mutex attach_mutex;	/* attach/detach; before RTNL */
+	spinlock_t lock;		/* groups, ngroups, nattached, each qps[] */
+	struct list_head groups;	/* struct sroce_mcg, under lock */
+	u32 ngroups;			/* under lock */
+	u32 nattached;			/* QP attachments in all groups */
+};
+
+/* The device's test-only packet drop rules (sroce_fault.h). */
+enum sroce_fault_dir {
+	SROCE_FAULT_TX,
+	SROCE_FAULT_RX,
+	SROCE_FAULT_NDIRS,
+};
+
+struct sroce_fault {
+	/* rule[], armed[]: debugfs, and the data path while a rule is armed */
+	spinlock_t lock;
+	bool armed[SROCE_FAULT_NDIRS];	/* read locklessly on the data path */
+	struct sroce_fault_rule rule[SROCE_FAULT_NDIRS];
+	struct dentry *dir;
+};
+
+static inline bool sroce_fault_armed(const struct sroce_fault *f,
+				     enum sroce_fault_dir dir)
+{
+	return READ_ONCE(f->armed[dir]);
+}
 
 struct sroce_dev {
 	struct ib_device ibdev;

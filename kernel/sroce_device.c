@@ -13,6 +13,7 @@
 #include <rdma/sroce-abi.h>
 
 #include "sroce.h"
+#include "sroce_fault.h"
 #include "sroce_net.h"
 #include "sroce_param.h"
 #include "sroce_ring.h"

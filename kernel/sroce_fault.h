@@ -8,29 +8,9 @@
 #ifndef SROCE_FAULT_H
 #define SROCE_FAULT_H
 
-#include <linux/compiler.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 
-#include "fault.h"
-
-struct dentry;
-struct sroce_dev;
-
-enum sroce_fault_dir {
-	SROCE_FAULT_TX,
-	SROCE_FAULT_RX,
-	SROCE_FAULT_NDIRS,
-};
-
-/* Per device. */
-struct sroce_fault {
-	/* rule[], armed[]: debugfs, and the data path while a rule is armed */
-	spinlock_t lock;
-	bool armed[SROCE_FAULT_NDIRS];	/* read locklessly on the data path */
-	struct sroce_fault_rule rule[SROCE_FAULT_NDIRS];
-	struct dentry *dir;
-};
+#include "sroce.h"
 
 void sroce_fault_module_init(void);
 void sroce_fault_module_exit(void);
@@ -39,12 +19,6 @@ void sroce_fault_dev_init(struct sroce_dev *sdev);
 /* After registration (the directory takes the device's name). */
 void sroce_fault_dev_debugfs(struct sroce_dev *sdev);
 void sroce_fault_dev_fini(struct sroce_dev *sdev);
-
-static inline bool sroce_fault_armed(const struct sroce_fault *f,
-				     enum sroce_fault_dir dir)
-{
-	return READ_ONCE(f->armed[dir]);
-}
 
 /*
  * __sroce_fault_drop - should the packet whose BTH is at @bth (@len bytes

@@ -8,6 +8,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "sroce.h"
+#include "sroce_fault.h"
 #include "sroce_crc.h"
 #include "sroce_net.h"
 #include "sroce_odp.h"

@@ -6,26 +6,12 @@
 #ifndef SROCE_MCAST_H
 #define SROCE_MCAST_H
 
-#include <linux/list.h>
-#include <linux/mutex.h>
-#include <linux/spinlock.h>
+#include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
 struct sroce_dev;
+struct sroce_mcast;
 struct sroce_qp;
-
-/*
- * Per device. attach_mutex serialises attach and detach (which sleep to
- * join the IP group) and is taken before RTNL; lock guards the group list
- * and every group's QP array for the receive path (softirq).
- */
-struct sroce_mcast {
-	struct mutex attach_mutex;	/* attach/detach; before RTNL */
-	spinlock_t lock;		/* groups, ngroups, nattached, each qps[] */
-	struct list_head groups;	/* struct sroce_mcg, under lock */
-	u32 ngroups;			/* under lock */
-	u32 nattached;			/* QP attachments in all groups */
-};
 
 void sroce_mcast_init(struct sroce_mcast *m);
 void sroce_mcast_fini(struct sroce_dev *sdev);

@@ -44,6 +44,7 @@
 #include "sroce.h"
 #include "sroce_crc.h"
 #include "sroce_exec.h"
+#include "sroce_fault.h"
 #include "sroce_mcast.h"
 #include "sroce_param.h"
 #include "sroce_pkt.h"

@@ -38,6 +38,7 @@
 
 #include "sroce.h"
 #include "sroce_crc.h"
+#include "sroce_fault.h"
 #include "sroce_netns.h"
 #include "sroce_xmit.h"
 #include "bth.h"
