@@ -58,10 +58,17 @@ debug)
 	mem=${mem:-3072}
 	# modprobe of a built-in module reads modules.builtin from
 	# /lib/modules/<release>, which the image lacks: guest-init.sh installs
-	# this copy from the share.
-	rm -rf "$SROCE_BUILD/debug/modules"
-	mkdir -p "$SROCE_BUILD/debug/modules"
-	cp -a "$kdir/modules/." "$SROCE_BUILD/debug/modules/" ;;
+	# this copy from the share. Guests side by side share it: it is
+	# replaced, under a lock, only when it differs.
+	mkdir -p "$SROCE_BUILD/debug"
+	(
+		flock 8
+		if ! diff -rq "$kdir/modules" "$SROCE_BUILD/debug/modules" >/dev/null 2>&1; then
+			rm -rf "$SROCE_BUILD/debug/modules"
+			mkdir -p "$SROCE_BUILD/debug/modules"
+			cp -a "$kdir/modules/." "$SROCE_BUILD/debug/modules/"
+		fi
+	) 8>"$SROCE_BUILD/debug/modules.lock" ;;
 *) die "-k takes stock or debug, not $kern" ;;
 esac
 # One console file per run, so that two guests of one tree cannot mix
