@@ -4,8 +4,8 @@
 # guests (Debian 13 kernel; GUESTS=2 side by side, each a shard of the
 # tests) against the freshly built sroce.ko and libsroce,
 # then, with SROCE_DEBUG_LANE=1, the tests tagged "debug" on the debug kernel
-# (scripts/debug-lane.sh; off by default: it does not fit CI's time budget
-# yet). Ends with one line "N passed, N failed". T="FILTER..." runs only
+# (scripts/debug-lane.sh; off by default until its kernel has a record of
+# clean boots in CI). Ends with one line "N passed, N failed". T="FILTER..." runs only
 # those guest selftests, TARGET=rxe runs them against rdma_rxe
 # (selftests/run_guest.sh).
 set -uo pipefail
@@ -108,8 +108,7 @@ else
 	guest_ktaps=("$res/guest.ktap")
 fi
 
-# SROCE_DEBUG_LANE=1 runs it (not yet by default: the kernel build and
-# the lane would take CI past its time budget).
+# SROCE_DEBUG_LANE=1 runs it (not yet by default: its kernel is new).
 debug_ktaps=()
 if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
 	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug)"
