@@ -83,7 +83,7 @@ static int __init sroce_init(void)
 {
 	int err;
 
-	err = sroce_exec_module_init();
+	err = sroce_work_init();
 	if (err)
 		return err;
 	sroce_fault_module_init();
@@ -108,7 +108,7 @@ err_odp_exit:
 err_qp_exit:
 	sroce_crc_module_exit();
 	sroce_fault_module_exit();
-	sroce_exec_module_exit();
+	sroce_work_exit();
 	return err;
 }
 
@@ -121,7 +121,7 @@ static void __exit sroce_exit(void)
 	sroce_odp_module_exit();
 	sroce_crc_module_exit();
 	sroce_fault_module_exit();
-	sroce_exec_module_exit();
+	sroce_work_exit();
 	pr_info(DRV_NAME ": unloaded\n");
 }
 

@@ -63,7 +63,7 @@ void sroce_qp_schedule_unbound(struct sroce_qp *qp)
 		sroce_qp_put(qp);
 }
 
-int sroce_exec_module_init(void)
+int sroce_work_init(void)
 {
 	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM, 0);
 	if (!sroce_wq)
@@ -77,7 +77,7 @@ int sroce_exec_module_init(void)
 	return 0;
 }
 
-void sroce_exec_module_exit(void)
+void sroce_work_exit(void)
 {
 	destroy_workqueue(sroce_unbound_wq);
 	destroy_workqueue(sroce_wq);

@@ -8,8 +8,8 @@
 
 struct sroce_qp;
 
-int sroce_exec_module_init(void);
-void sroce_exec_module_exit(void);
+int sroce_work_init(void);
+void sroce_work_exit(void);
 
 /* Have the work item run the engines; the queued work holds a reference. */
 void sroce_qp_schedule(struct sroce_qp *qp);

@@ -23,7 +23,8 @@ t0=$SECONDS
 dk_pid=""
 if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
 	"$SROCE_TOP/scripts/vm/mkimage.sh" >"$res/image.log" 2>&1 || tail -20 "$res/image.log"
-	nice -n 10 "$SROCE_TOP/scripts/vm/mkdebugkernel.sh" >"$res/debug-kernel.log" 2>&1 &
+	# A process group of its own, so that it can be stopped as a whole.
+	setsid nice -n 10 "$SROCE_TOP/scripts/vm/mkdebugkernel.sh" >"$res/debug-kernel.log" 2>&1 &
 	dk_pid=$!
 fi
 
@@ -126,6 +127,9 @@ if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
 			printf 'TAP version 13\n1..1\nnot ok 1 debug lane: no result\n' >"$res/debug-guest.ktap"
 			debug_ktaps=("$res/debug-guest.ktap"); }
 	else
+		# Nothing to run on it: stop its build (a partial one is not cached).
+		kill -- -"$dk_pid" 2>/dev/null
+		wait "$dk_pid"
 		printf 'TAP version 13\n1..1\nnot ok 1 build\n' >"$res/debug-guest.ktap"
 		debug_ktaps=("$res/debug-guest.ktap")
 	fi
