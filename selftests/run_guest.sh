@@ -99,6 +99,7 @@ for t in "${tests[@]}"; do
 	log=$(mktemp)
 	read -r -a words <<<"$t"	# a test may carry arguments
 	dmesg_mark
+	t0=$SECONDS
 	timeout -k 5 "${timeout_s:-300}" bash "$TOP/selftests/${words[0]}" "${words[@]:1}" >"$log" 2>&1
 	rc=$?
 	# Any kernel report during a test fails it, whatever the test said.
@@ -107,6 +108,7 @@ for t in "${tests[@]}"; do
 		echo "$bugs" | sed 's/^/# kernel report: /' >>"$log"
 		[ $rc = 0 ] || [ $rc = 4 ] && rc=3
 	fi
+	echo "# $t: $((SECONDS - t0)) s" >>"$log"
 	sed 's/^/# /; s/^# # /# /' "$log" | tee -a "$out"
 	case $rc in
 	0) echo "ok $n $t$sfx" ;;
