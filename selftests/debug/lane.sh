@@ -24,7 +24,7 @@ echo clear >$KML
 # Twice the stock timeout per test, four times every wait_for: KASAN and
 # lockdep slow everything.
 export SROCE_TIME_SCALE=4
-KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" debug
+KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" debug debug-only
 
 # Unreferenced objects whose allocation went through sroce: by name while
 # the module is loaded, as a bare module address (0xffffffffa... or c...,
