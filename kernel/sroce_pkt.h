@@ -209,20 +209,6 @@ static inline u32 sroce_pkt_ieth_rkey(const struct sk_buff *skb)
 }
 
 /**
- * sroce_pkt_hdrs - decode every header of a packet given to sroce_qp_rcv
- * @skb:  the packet
- * @hdrs: filled with the BTH and extension header fields
- *
- * Re-runs the (already passed) core parser on the linear headers; use it
- * where many fields are needed, sroce_pkt_ext() where one is. Returns 0.
- */
-static inline int sroce_pkt_hdrs(const struct sk_buff *skb,
-				 struct sroce_hdrs *hdrs)
-{
-	return sroce_parse_hdrs(skb->data, skb->len, hdrs);
-}
-
-/**
  * sroce_pkt_copy_payload - copy payload bytes out of a received packet
  * @skb: a packet given to sroce_qp_rcv()
  * @off: offset into the payload (0 = first payload byte)
