@@ -211,13 +211,13 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 }
 
 /* A READ response: place its payload; the last one completes the WQE. */
-static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb,
-				 const struct sroce_hdrs *h)
+static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	u32 psn = h->psn, pmtu = qp->attr.pmtu, len = h->payload_len;
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	u32 psn = pkt->psn, pmtu = qp->attr.pmtu, len = pkt->payload_len;
 	struct sroce_swqe *sw;
 	u64 off;
-	bool end = h->mask & SROCE_M_END;
+	bool end = pkt->mask & SROCE_M_END;
 	u8 *buf;
 	int err;
 
@@ -271,18 +271,18 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb,
 	}
 }
 
-static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb,
-				  const struct sroce_hdrs *h)
+static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_swqe *sw;
-	u64 orig = h->atmack_orig;
+	u64 orig = sroce_pkt_atmack_orig(skb);
 	int err;
 
-	sroce_comp_ack_upto(qp, psn_sub(h->psn, 1));
+	sroce_comp_ack_upto(qp, psn_sub(pkt->psn, 1));
 	sroce_req_answered(&qp->req);
 	sw = sroce_comp_oldest(qp);
 	if (!sw || !(sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC) ||
-	    sw->first_psn != h->psn) {
+	    sw->first_psn != pkt->psn) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
 	}
@@ -300,12 +300,13 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb,
 	}
 	sw->state = SROCE_SWQE_DONE;
 	sroce_req_rd_atomic_done(&qp->req);
-	sroce_comp_progress(qp, psn_add(h->psn, 1));
+	sroce_comp_progress(qp, psn_add(pkt->psn, 1));
 }
 
-static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb,
-			   const struct sroce_hdrs *h)
+static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+
 	if (qp->type != SROCE_QPT_RC)
 		return;
 	/*
@@ -314,14 +315,14 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb,
 	 * once sent: a responder that has it all answers the first duplicate
 	 * with an ACK of everything (R2.6), which is news, not a stray.
 	 */
-	if (!psn_before(h->psn, qp->req.psn_new) || psn_before(h->psn, qp->comp.psn)) {
+	if (!psn_before(pkt->psn, qp->req.psn_new) || psn_before(pkt->psn, qp->comp.psn)) {
 		struct sroce_aeth_syndrome s = {};
-		bool aeth_ok = h->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
-			       !sroce_aeth_decode(h->aeth.syn, &s);
+		bool aeth_ok = pkt->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
+			       !sroce_aeth_decode(sroce_pkt_aeth_syn(skb), &s);
 
 		if (aeth_ok && s.type == SROCE_AETH_NAK &&
 		    s.value == SROCE_NAK_PSN_SEQ_ERR &&
-		    psn_before(h->psn, qp->comp.psn)) {
+		    psn_before(pkt->psn, qp->comp.psn)) {
 			/*
 			 * A sequence NAK of a PSN acknowledged since: the
 			 * copy of one acted on, overtaken by the progress
@@ -331,25 +332,25 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb,
 			sroce_count(qp->sdev, SROCE_CNT_DUP_NAK);
 			return;
 		}
-		if (aeth_ok && h->psn == psn_sub(qp->comp.psn, 1)) {
+		if (aeth_ok && pkt->psn == psn_sub(qp->comp.psn, 1)) {
 			/* A repeated ACK: nothing new but its credits. */
 			if (s.type == SROCE_AETH_ACK)
-				sroce_req_credits(&qp->req, h->psn, s.value);
+				sroce_req_credits(&qp->req, pkt->psn, s.value);
 			return;
 		}
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
 	}
-	if (h->mask & SROCE_M_READ) {
-		sroce_comp_read_resp(qp, skb, h);
+	if (pkt->mask & SROCE_M_READ) {
+		sroce_comp_read_resp(qp, skb);
 		if (sroce_qp_deferred(qp))
 			return;		/* handled again, AETH included */
-		if (h->mask & SROCE_M_AETH)
-			sroce_comp_aeth(qp, h->psn, h->aeth.syn);
-	} else if (h->mask & SROCE_M_ATOMIC) {
-		sroce_comp_atomic_ack(qp, skb, h);
+		if (pkt->mask & SROCE_M_AETH)
+			sroce_comp_aeth(qp, pkt->psn, sroce_pkt_aeth_syn(skb));
+	} else if (pkt->mask & SROCE_M_ATOMIC) {
+		sroce_comp_atomic_ack(qp, skb);
 	} else {
-		sroce_comp_aeth(qp, h->psn, h->aeth.syn);
+		sroce_comp_aeth(qp, pkt->psn, sroce_pkt_aeth_syn(skb));
 	}
 	/* Acknowledged beyond the resend: go on from the first PSN not acked. */
 	if (psn_after(qp->comp.psn, qp->req.psn))
@@ -444,7 +445,6 @@ bool sroce_comp_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_COMP_BUDGET;
 	bool progress = false, acked = false;
-	struct sroce_hdrs h;
 	struct sk_buff *skb;
 	u32 before = qp->comp.psn;
 
@@ -464,9 +464,8 @@ bool sroce_comp_run(struct sroce_qp *qp)
 		progress = true;
 	}
 	while (budget-- > 0 && (skb = skb_dequeue(&qp->rx_resp))) {
-		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND) &&
-		    !sroce_pkt_hdrs(skb, &h))
-			sroce_comp_pkt(qp, skb, &h);
+		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND))
+			sroce_comp_pkt(qp, skb);
 		if (sroce_qp_deferred(qp)) {
 			/* ODP fault in softirq: again in process context */
 			skb_queue_head(&qp->rx_resp, skb);

@@ -9,8 +9,9 @@
  *   skb->data            first BTH byte
  *   skb->len             BTH .. ICRC inclusive (sroce_pkt(skb)->... below)
  *   BTH + ext headers    linear: skb->data[0 .. hdr_len) may be read
- *                        directly (core bth.h / ext_hdrs.h accessors, or
- *                        sroce_pkt_ext())
+ *                        directly (core bth.h / ext_hdrs.h accessors,
+ *                        sroce_pkt_ext(), sroce_pkt_reth() ...); the
+ *                        BTH fields are decoded in struct sroce_pkt
  *   payload              skb offset hdr_len, payload_len bytes; it may sit
  *                        in page fragments: read it with
  *                        sroce_pkt_copy_payload(), never through skb->data
@@ -33,6 +34,7 @@
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
+#include "ext_hdrs.h"
 #include "opcode.h"
 #include "parse.h"
 
@@ -78,6 +80,7 @@ struct sroce_pkt {
 static inline struct sroce_pkt *sroce_pkt(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct sroce_pkt) > sizeof_field(struct sk_buff, cb));
+	BUILD_BUG_ON(SROCE_MAX_PAYLOAD > U16_MAX);	/* @payload_len */
 	return (struct sroce_pkt *)skb->cb;
 }
 
@@ -99,7 +102,8 @@ static inline const u8 *sroce_pkt_bth(const struct sk_buff *skb)
  *
  * Returns a pointer to the header (linear, use the core ext_hdrs.h
  * accessors on it: sroce_reth_va(p), sroce_deth_qkey(p), ...), or NULL if
- * the opcode has no such header.
+ * the opcode has no such header. The pointer is good until
+ * sroce_pkt_payload() linearizes the skb.
  */
 static inline const u8 *sroce_pkt_ext(const struct sk_buff *skb,
 				      enum sroce_ext ext)
@@ -111,18 +115,97 @@ static inline const u8 *sroce_pkt_ext(const struct sk_buff *skb,
 	return skb->data + sroce_opcode_table[pkt->opcode].offset[ext];
 }
 
-/**
- * sroce_pkt_hdrs - decode every header of a packet given to sroce_qp_rcv
- * @skb:  the packet
- * @hdrs: filled with the BTH and extension header fields
- *
- * Re-runs the (already passed) core parser on the linear headers; use it
- * where many fields are needed, sroce_pkt_ext() where one is. Returns 0.
+/*
+ * The extension header fields the engines use, read where they lie in the
+ * packet when called: zero when the opcode has no such header (as in
+ * struct sroce_hdrs). Calling again after sroce_pkt_payload(), which may
+ * move the data, is safe.
  */
-static inline int sroce_pkt_hdrs(const struct sk_buff *skb,
-				 struct sroce_hdrs *hdrs)
+
+/* The RETH of a received packet */
+struct sroce_pkt_reth {
+	u64 va;
+	u32 rkey;
+	u32 len;
+};
+
+static inline struct sroce_pkt_reth sroce_pkt_reth(const struct sk_buff *skb)
 {
-	return sroce_parse_hdrs(skb->data, skb->len, hdrs);
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_RETH);
+	struct sroce_pkt_reth reth = {};
+
+	if (p) {
+		reth.va = sroce_reth_va(p);
+		reth.rkey = sroce_reth_rkey(p);
+		reth.len = sroce_reth_len(p);
+	}
+	return reth;
+}
+
+/* The AtomicETH of a received packet */
+struct sroce_pkt_atmeth {
+	u64 va;
+	u32 rkey;
+	u64 swap_add;
+	u64 comp;
+};
+
+static inline struct sroce_pkt_atmeth
+sroce_pkt_atmeth(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_ATMETH);
+	struct sroce_pkt_atmeth atm = {};
+
+	if (p) {
+		atm.va = sroce_atmeth_va(p);
+		atm.rkey = sroce_atmeth_rkey(p);
+		atm.swap_add = sroce_atmeth_swap_add(p);
+		atm.comp = sroce_atmeth_comp(p);
+	}
+	return atm;
+}
+
+static inline u8 sroce_pkt_aeth_syn(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_AETH);
+
+	return p ? sroce_aeth_syn(p) : 0;
+}
+
+static inline u64 sroce_pkt_atmack_orig(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_ATMACK);
+
+	return p ? sroce_atmack_orig(p) : 0;
+}
+
+static inline u32 sroce_pkt_deth_qkey(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_DETH);
+
+	return p ? sroce_deth_qkey(p) : 0;
+}
+
+static inline u32 sroce_pkt_deth_sqpn(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_DETH);
+
+	return p ? sroce_deth_sqpn(p) : 0;
+}
+
+/* ImmDt in network order, as ib_wc.ex.imm_data carries it */
+static inline __be32 sroce_pkt_imm(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_IMMDT);
+
+	return p ? sroce_immdt_imm(p) : 0;
+}
+
+static inline u32 sroce_pkt_ieth_rkey(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_IETH);
+
+	return p ? sroce_ieth_rkey(p) : 0;
 }
 
 /**

@@ -105,13 +105,12 @@ static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code cod
 }
 
 /*
- * Complete the receive WQE in use. @skb and @h: the packet that completes
- * it, NULL for a WQE completed in error or flushed.
+ * Complete the receive WQE in use. @skb: the packet that completes it,
+ * NULL for a WQE completed in error or flushed.
  */
 static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 				u32 byte_len, u32 wc_flags, u32 ex,
-				struct sk_buff *skb, const struct sroce_hdrs *h,
-				bool solicited)
+				struct sk_buff *skb, bool solicited)
 {
 	struct sroce_cqe cqe = {
 		.wr_id = qp->resp.rwqe.wr_id,
@@ -124,7 +123,7 @@ static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 	};
 
 	if (qp->type == SROCE_QPT_UD && skb) {
-		cqe.src_qp = h->deth.sqpn;
+		cqe.src_qp = sroce_pkt_deth_sqpn(skb);
 		cqe.wc_flags |= SROCE_WC_GRH;
 		cqe.network_hdr_type = sroce_pkt(skb)->network_type;
 	}
@@ -160,7 +159,7 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
 			wc_status = event == IB_EVENT_QP_ACCESS_ERR ?
 				    IB_WC_LOC_ACCESS_ERR : IB_WC_WR_FLUSH_ERR;
 		sroce_resp_recv_cqe(qp, wc_status, IB_WC_RECV, 0, 0, 0, NULL,
-				    NULL, false);
+				    false);
 	}
 	sroce_qp_error(qp, false, event);
 }
@@ -208,14 +207,14 @@ static int sroce_resp_pop_wqe(struct sroce_qp *qp, u32 psn)
  * Returns what the handler returns: true (UC: the PSN is used up) or false
  * (RC: the requester sends it again).
  */
-static bool sroce_resp_no_wqe(struct sroce_qp *qp, const struct sroce_hdrs *h)
+static bool sroce_resp_no_wqe(struct sroce_qp *qp, const struct sroce_pkt *pkt)
 {
 	if (qp->type == SROCE_QPT_UC) {
-		qp->resp.drop_msg = !(h->mask & SROCE_M_END);
+		qp->resp.drop_msg = !(pkt->mask & SROCE_M_END);
 		sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
 		return true;
 	}
-	sroce_resp_send_ack(qp, h->psn, sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
+	sroce_resp_send_ack(qp, pkt->psn, sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
 	sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
 	/*
 	 * The requester goes back to this PSN after its RNR wait: the
@@ -263,24 +262,24 @@ static u64 sroce_rwqe_len(struct sroce_qp *qp)
  * one would cost QP1 a buffer, or its life, per hostile datagram and end
  * rdma_cm: it is dropped and counted instead, the WQE kept.
  */
-static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb,
-			  const struct sroce_hdrs *h)
+static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	union rdma_network_hdr grh;
 	u8 *payload;
 	u32 flags = 0;
 	int err;
 
-	if (h->deth.qkey != qp->attr.qkey) {
+	if (sroce_pkt_deth_qkey(skb) != qp->attr.qkey) {
 		sroce_count(qp->sdev, SROCE_CNT_DROP_BAD_QKEY);
 		return;		/* silently (R1.5) */
 	}
-	if (h->payload_len > ib_mtu_enum_to_int(sroce_active_mtu(qp->sdev))) {
+	if (pkt->payload_len > ib_mtu_enum_to_int(sroce_active_mtu(qp->sdev))) {
 		sroce_count(qp->sdev, SROCE_CNT_DROP_UD_OVER_MTU);
 		return;
 	}
 	payload = sroce_pkt_payload(skb);
-	err = payload ? sroce_resp_pop_wqe(qp, h->psn) : -ENOENT;
+	err = payload ? sroce_resp_pop_wqe(qp, pkt->psn) : -ENOENT;
 	if (err) {
 		/* UD has no RNR: the datagram is lost (else the QP failed) */
 		if (err == -ENOENT)
@@ -290,19 +289,19 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb,
 	/* RoCE v2 puts the IP header in the GRH area (IPv4 in its last 20). */
 	BUILD_BUG_ON(sizeof(grh) != SROCE_GRH_LEN);
 	sroce_pkt_network_hdr(skb, &grh);
-	if (SROCE_GRH_LEN + h->payload_len > sroce_rwqe_len(qp)) {
+	if (SROCE_GRH_LEN + pkt->payload_len > sroce_rwqe_len(qp)) {
 		if (qp->is_gsi) {
 			sroce_count(qp->sdev, SROCE_CNT_DROP_GSI_TOO_LONG);
 			return;		/* have_wqe: the next datagram takes it */
 		}
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_LEN_ERR, IB_WC_RECV, 0, 0, 0,
-				    skb, h, false);
+				    skb, false);
 		sroce_qp_error(qp, false, 0);
 		return;
 	}
 	err = sroce_resp_scatter(qp, &grh, sizeof(grh));
 	if (!err)
-		err = sroce_resp_scatter(qp, payload, h->payload_len);
+		err = sroce_resp_scatter(qp, payload, pkt->payload_len);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault in softirq: the WQE is kept, scattered again */
 		qp->resp.roffset = 0;
@@ -311,38 +310,39 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb,
 	}
 	if (err) {
 		sroce_resp_recv_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, 0, 0, 0,
-				    skb, h, false);
+				    skb, false);
 		sroce_qp_error(qp, false, 0);
 		return;
 	}
-	if (h->mask & SROCE_M_IMM)
+	if (pkt->mask & SROCE_M_IMM)
 		flags |= SROCE_WC_WITH_IMM;
 	sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->resp.roffset,
-			    flags, (__force u32)h->imm, skb, h, h->se);
+			    flags, (__force u32)sroce_pkt_imm(skb), skb,
+			    pkt->flags & SROCE_PKT_SE);
 }
 
 /* SEND FIRST/MIDDLE/LAST/ONLY (RC, UC). Returns false to not advance. */
-static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb,
-			    const struct sroce_hdrs *h)
+static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	u32 flags = 0, ex = 0;
 	u8 *payload = sroce_pkt_payload(skb);
 	int err;
 
 	if (!payload)
 		return false;	/* no memory: the requester will retry */
-	if (h->mask & SROCE_M_RWR) {
-		err = sroce_resp_pop_wqe(qp, h->psn);
+	if (pkt->mask & SROCE_M_RWR) {
+		err = sroce_resp_pop_wqe(qp, pkt->psn);
 		if (err)
-			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
+			return err == -ENOENT ? sroce_resp_no_wqe(qp, pkt) : false;
 	}
-	if (qp->resp.roffset + h->payload_len > sroce_rwqe_len(qp) ||
-	    qp->resp.roffset + h->payload_len > SROCE_MAX_MSG_SZ) {
+	if (qp->resp.roffset + pkt->payload_len > sroce_rwqe_len(qp) ||
+	    qp->resp.roffset + pkt->payload_len > SROCE_MAX_MSG_SZ) {
 		/* R3.4: buffer too short or over max_msg_sz */
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, 0, IB_WC_LOC_LEN_ERR);
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ, 0, IB_WC_LOC_LEN_ERR);
 		return false;
 	}
-	err = sroce_resp_scatter(qp, payload, h->payload_len);
+	err = sroce_resp_scatter(qp, payload, pkt->payload_len);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault in softirq: scattered again from roffset */
 		sroce_qp_defer(qp);
@@ -350,27 +350,29 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb,
 	}
 	if (err) {
 		/* R3.4: bad L_Key in the receive WQE */
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, 0, IB_WC_LOC_PROT_ERR);
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_OP, 0, IB_WC_LOC_PROT_ERR);
 		return false;
 	}
-	if (!(h->mask & SROCE_M_END))
+	if (!(pkt->mask & SROCE_M_END))
 		return true;
-	if (h->mask & SROCE_M_IMM) {
+	if (pkt->mask & SROCE_M_IMM) {
 		flags |= SROCE_WC_WITH_IMM;
-		ex = (__force u32)h->imm;
+		ex = (__force u32)sroce_pkt_imm(skb);
 	}
-	if (h->mask & SROCE_M_INV) {
-		if (sroce_mr_local_invalidate(qp->sdev, qp->pd, h->ieth_rkey)) {
-			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_OP, 0,
+	if (pkt->mask & SROCE_M_INV) {
+		u32 rkey = sroce_pkt_ieth_rkey(skb);
+
+		if (sroce_mr_local_invalidate(qp->sdev, qp->pd, rkey)) {
+			sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_OP, 0,
 					IB_WC_LOC_QP_OP_ERR);
 			return false;
 		}
 		flags |= SROCE_WC_WITH_INV;
-		ex = h->ieth_rkey;
+		ex = rkey;
 	}
 	qp->resp.msn++;
 	sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->resp.roffset,
-			    flags, ex, skb, h, h->se);
+			    flags, ex, skb, pkt->flags & SROCE_PKT_SE);
 	return true;
 }
 
@@ -392,9 +394,9 @@ static struct sroce_mr *sroce_resp_rkey_mr(struct sroce_qp *qp, u32 rkey,
 }
 
 /* RDMA WRITE FIRST/MIDDLE/LAST/ONLY (+ immediate). */
-static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb,
-			     const struct sroce_hdrs *h)
+static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_resp *r = &qp->resp;
 	u8 *payload = sroce_pkt_payload(skb);
 	struct sroce_mr *mr = NULL;
@@ -403,33 +405,35 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb,
 	if (!payload)
 		return false;
 	/* A WRITE with immediate needs a receive WQE too (R1.6, R2.4). */
-	if (h->mask & SROCE_M_RWR) {
-		err = sroce_resp_pop_wqe(qp, h->psn);
+	if (pkt->mask & SROCE_M_RWR) {
+		err = sroce_resp_pop_wqe(qp, pkt->psn);
 		if (err)
-			return err == -ENOENT ? sroce_resp_no_wqe(qp, h) : false;
+			return err == -ENOENT ? sroce_resp_no_wqe(qp, pkt) : false;
 	}
-	if (h->mask & SROCE_M_START) {
-		if (h->reth.len > SROCE_MAX_MSG_SZ) {
-			sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
+	if (pkt->mask & SROCE_M_START) {
+		struct sroce_pkt_reth reth = sroce_pkt_reth(skb);
+
+		if (reth.len > SROCE_MAX_MSG_SZ) {
+			sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ,
 					IB_EVENT_QP_REQ_ERR, 0);
 			return false;
 		}
-		r->wva = h->reth.va;
-		r->wleft = h->reth.len;
-		r->wlen = h->reth.len;
-		r->wrkey = h->reth.rkey;
+		r->wva = reth.va;
+		r->wleft = reth.len;
+		r->wlen = reth.len;
+		r->wrkey = reth.rkey;
 		/*
 		 * The whole range is checked once, here; each packet's part
 		 * of it again below. A zero-length WRITE checks no R_Key
 		 * (IBA 9.4.4).
 		 */
-		if (h->reth.len && (qp->attr.access & IB_ACCESS_REMOTE_WRITE))
-			mr = sroce_resp_rkey_mr(qp, h->reth.rkey, h->reth.va,
-						h->reth.len,
+		if (reth.len && (qp->attr.access & IB_ACCESS_REMOTE_WRITE))
+			mr = sroce_resp_rkey_mr(qp, reth.rkey, reth.va,
+						reth.len,
 						IB_ACCESS_REMOTE_WRITE);
-		if (h->reth.len && !mr) {
+		if (reth.len && !mr) {
 			/* R3.4: bad R_Key, range or access */
-			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+			sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
 					IB_EVENT_QP_ACCESS_ERR, 0);
 			return false;
 		}
@@ -437,23 +441,23 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb,
 			sroce_mr_put(mr);
 		mr = NULL;
 	}
-	if (h->payload_len > r->wleft ||
-	    ((h->mask & SROCE_M_END) && h->payload_len != r->wleft)) {
+	if (pkt->payload_len > r->wleft ||
+	    ((pkt->mask & SROCE_M_END) && pkt->payload_len != r->wleft)) {
 		/* R3.4: longer (or shorter) than the RETH said */
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
 		return false;
 	}
-	if (h->payload_len) {
-		mr = sroce_resp_rkey_mr(qp, r->wrkey, r->wva, h->payload_len,
+	if (pkt->payload_len) {
+		mr = sroce_resp_rkey_mr(qp, r->wrkey, r->wva, pkt->payload_len,
 					IB_ACCESS_REMOTE_WRITE);
 		if (!mr) {
 			/* R3.4, R3.5: invalidated or deregistered meanwhile */
-			sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+			sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
 					IB_EVENT_QP_ACCESS_ERR, 0);
 			return false;
 		}
 	}
-	err = mr ? sroce_mr_copy(mr, r->wva, payload, h->payload_len,
+	err = mr ? sroce_mr_copy(mr, r->wva, payload, pkt->payload_len,
 				 SROCE_TO_MR) : 0;
 	if (mr)
 		sroce_mr_put(mr);
@@ -467,19 +471,20 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb,
 		 * ODP memory the process has not mapped writable (R5.3), or
 		 * a fast-registration MR invalidated since the check above.
 		 */
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
-	r->wva += h->payload_len;
-	r->wleft -= h->payload_len;
-	if (!(h->mask & SROCE_M_END))
+	r->wva += pkt->payload_len;
+	r->wleft -= pkt->payload_len;
+	if (!(pkt->mask & SROCE_M_END))
 		return true;
-	if (h->mask & SROCE_M_IMM) {
+	if (pkt->mask & SROCE_M_IMM) {
 		qp->resp.msn++;
 		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
 				    r->wlen, SROCE_WC_WITH_IMM,
-				    (__force u32)h->imm, skb, h, h->se);
+				    (__force u32)sroce_pkt_imm(skb), skb,
+				    pkt->flags & SROCE_PKT_SE);
 	} else {
 		qp->resp.msn++;
 	}
@@ -497,24 +502,26 @@ static u32 sroce_read_npkts(struct sroce_qp *qp, u32 len)
  * (sroce_resp_serve_read).
  */
 static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
-			       const struct sroce_hdrs *h)
+			       const struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt_c(skb);
+	struct sroce_pkt_reth reth = sroce_pkt_reth(skb);
 	struct sroce_mr *mr;
 	int err;
 
-	e->opcode = h->opcode;
-	e->first_psn = h->psn;
-	e->cur_psn = h->psn;
-	e->last_psn = psn_add(h->psn, sroce_read_npkts(qp, h->reth.len) - 1);
-	e->va = h->reth.va;
-	e->rkey = h->reth.rkey;
-	e->length = h->reth.len;
+	e->opcode = pkt->opcode;
+	e->first_psn = pkt->psn;
+	e->cur_psn = pkt->psn;
+	e->last_psn = psn_add(pkt->psn, sroce_read_npkts(qp, reth.len) - 1);
+	e->va = reth.va;
+	e->rkey = reth.rkey;
+	e->length = reth.len;
 	e->sent = 0;
-	if (!h->reth.len)
+	if (!reth.len)
 		return 0;
 	if (!(qp->attr.access & IB_ACCESS_REMOTE_READ))
 		return -EACCES;
-	mr = sroce_resp_rkey_mr(qp, h->reth.rkey, h->reth.va, h->reth.len,
+	mr = sroce_resp_rkey_mr(qp, reth.rkey, reth.va, reth.len,
 				IB_ACCESS_REMOTE_READ);
 	if (!mr)
 		return -EACCES;
@@ -522,7 +529,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 	 * ODP: fault now, so a bad page is NAKed before any response (R5.3);
 	 * -EWOULDBLOCK: a fault in softirq, try again in process context.
 	 */
-	err = sroce_mr_prefault(mr, h->reth.va, h->reth.len, false);
+	err = sroce_mr_prefault(mr, reth.va, reth.len, false);
 	sroce_mr_put(mr);
 	if (err)
 		return err == -EWOULDBLOCK ? err : -EACCES;
@@ -609,20 +616,20 @@ static bool sroce_resp_rd_overflow(struct sroce_qp *qp, u32 psn)
 	return true;
 }
 
-static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb,
-			    const struct sroce_hdrs *h)
+static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_rd_res *e;
 	int err;
 
-	if (sroce_resp_rd_overflow(qp, h->psn))
+	if (sroce_resp_rd_overflow(qp, pkt->psn))
 		return false;
-	if (h->reth.len > SROCE_MAX_MSG_SZ) {
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
+	if (sroce_pkt_reth(skb).len > SROCE_MAX_MSG_SZ) {
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
 		return false;
 	}
 	e = sroce_resp_new_res(qp);
-	err = sroce_resp_read_res(qp, e, h);
+	err = sroce_resp_read_res(qp, e, skb);
 	if (err == -EWOULDBLOCK) {
 		/* Not taken: the same entry serves it when it comes again. */
 		e->opcode = 0;
@@ -632,7 +639,7 @@ static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb,
 	}
 	if (err) {
 		e->opcode = 0;
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
@@ -706,34 +713,35 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 	return progress;
 }
 
-static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb,
-			      const struct sroce_hdrs *h)
+static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_pkt_atmeth atm = sroce_pkt_atmeth(skb);
 	enum sroce_mr_err merr;
 	struct sroce_rd_res *e;
 	struct sroce_mr *mr;
 	u64 orig;
 	int err;
 
-	if (sroce_resp_rd_overflow(qp, h->psn))
+	if (sroce_resp_rd_overflow(qp, pkt->psn))
 		return false;	/* not executed */
-	if (h->atmeth.va & 7) {
+	if (atm.va & 7) {
 		/* R3.4: misaligned atomic */
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
 	mr = (qp->attr.access & IB_ACCESS_REMOTE_ATOMIC) ?
-	     sroce_mr_lookup(qp->sdev, h->atmeth.rkey, true, qp->pd, qp->uid, h->atmeth.va,
+	     sroce_mr_lookup(qp->sdev, atm.rkey, true, qp->pd, qp->uid, atm.va,
 			     8, IB_ACCESS_REMOTE_ATOMIC, &merr) : NULL;
 	if (!mr) {
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
-	err = sroce_mr_atomic(mr, h->atmeth.va,
-			      h->opcode == SROCE_OP_RC_COMPARE_SWAP,
-			      h->atmeth.swap_add, h->atmeth.comp, &orig);
+	err = sroce_mr_atomic(mr, atm.va,
+			      pkt->opcode == SROCE_OP_RC_COMPARE_SWAP,
+			      atm.swap_add, atm.comp, &orig);
 	sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault in softirq: not executed, again in process context */
@@ -742,25 +750,25 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb,
 	}
 	if (err == -EINVAL) {
 		/* R3.4: the word is misaligned in the memory behind the iova */
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ,
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
 	if (err) {
 		/* ODP memory the process has not mapped writable: R5.3 */
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_REM_ACCESS,
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
 				IB_EVENT_QP_ACCESS_ERR, 0);
 		return false;
 	}
 	/* Remember the result: a duplicate gets it, not a second execution. */
 	e = sroce_resp_new_res(qp);
 	memset(e, 0, sizeof(*e));
-	e->opcode = h->opcode;
-	e->first_psn = h->psn;
-	e->last_psn = h->psn;
+	e->opcode = pkt->opcode;
+	e->first_psn = pkt->psn;
+	e->last_psn = pkt->psn;
 	e->orig = orig;
 	qp->resp.msn++;
-	sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE, h->psn,
+	sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE, pkt->psn,
 			sroce_resp_ack_syn(qp), orig, NULL, 0, 0);
 	return true;
 }
@@ -769,13 +777,13 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb,
  * A request older than expected (R2.6). Counted once, when handled: a
  * duplicate READ deferred for an ODP fault is counted when it comes again.
  */
-static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb,
-				 const struct sroce_hdrs *h)
+static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 {
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	int err;
 	u32 i;
 
-	if (!(h->mask & (SROCE_M_READ | SROCE_M_ATOMIC))) {
+	if (!(pkt->mask & (SROCE_M_READ | SROCE_M_ATOMIC))) {
 		/* SEND/WRITE: never again, only acknowledged again */
 		sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
 		sroce_resp_send_ack(qp, psn_sub(qp->resp.epsn, 1),
@@ -785,20 +793,20 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb,
 	for (i = 0; i < qp->resp.nres; i++) {
 		struct sroce_rd_res *e = &qp->resp.res[i];
 
-		if (!e->opcode || !psn_in_range(h->psn, e->first_psn, e->last_psn))
+		if (!e->opcode || !psn_in_range(pkt->psn, e->first_psn, e->last_psn))
 			continue;
-		if (h->mask & SROCE_M_ATOMIC) {
-			if (e->first_psn == h->psn && (sroce_opcode_get(e->opcode)->mask &
+		if (pkt->mask & SROCE_M_ATOMIC) {
+			if (e->first_psn == pkt->psn && (sroce_opcode_get(e->opcode)->mask &
 						       SROCE_M_ATOMIC))
 				sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
-						h->psn, sroce_resp_ack_syn(qp),
+						pkt->psn, sroce_resp_ack_syn(qp),
 						e->orig, NULL, 0, 0);
 			break;
 		}
 		if (e->opcode != SROCE_OP_RC_RDMA_READ_REQUEST)
 			break;
 		/* Serve it again, narrowed to what the requester still needs. */
-		err = sroce_resp_read_res(qp, e, h);
+		err = sroce_resp_read_res(qp, e, skb);
 		if (err == -EWOULDBLOCK) {
 			/* ODP fault in softirq: e matches it when it comes again */
 			sroce_qp_defer(qp);
@@ -819,19 +827,19 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb,
  * Opcode sequence (IBA 9.8.3.1): a message in progress continues with a
  * MIDDLE or LAST of its own kind; otherwise a new message must start.
  */
-static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_hdrs *h)
+static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_pkt *pkt)
 {
-	u32 kind = h->mask & (SROCE_M_SEND | SROCE_M_WRITE);
+	u32 kind = pkt->mask & (SROCE_M_SEND | SROCE_M_WRITE);
 
 	if (!qp->resp.in_msg)
-		return h->mask & SROCE_M_START;
-	return !(h->mask & SROCE_M_START) && kind == qp->resp.in_msg;
+		return pkt->mask & SROCE_M_START;
+	return !(pkt->mask & SROCE_M_START) && kind == qp->resp.in_msg;
 }
 
-static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb,
-			     const struct sroce_hdrs *h)
+static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	s32 d = psn_resp_diff(h->psn, qp->resp.epsn);
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	s32 d = psn_resp_diff(pkt->psn, qp->resp.epsn);
 	bool rc = qp->type == SROCE_QPT_RC, done;
 
 	if (d > 0) {
@@ -848,60 +856,60 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb,
 		if (qp->resp.have_wqe)
 			qp->resp.roffset = 0;
 		qp->resp.in_msg = 0;
-		qp->resp.drop_msg = !(h->mask & SROCE_M_START);
+		qp->resp.drop_msg = !(pkt->mask & SROCE_M_START);
 		if (qp->resp.drop_msg) {
 			sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
-			qp->resp.epsn = psn_add(h->psn, 1);
+			qp->resp.epsn = psn_add(pkt->psn, 1);
 			return;
 		}
-		qp->resp.epsn = h->psn;
+		qp->resp.epsn = pkt->psn;
 	} else if (d < 0) {
 		if (rc)
-			sroce_resp_duplicate(qp, skb, h);
+			sroce_resp_duplicate(qp, skb);
 		return;
 	}
 	qp->resp.nak_sent = false;
 	if (qp->resp.drop_msg) {
-		if (!(h->mask & SROCE_M_START)) {
-			qp->resp.epsn = psn_add(h->psn, 1);
+		if (!(pkt->mask & SROCE_M_START)) {
+			qp->resp.epsn = psn_add(pkt->psn, 1);
 			return;
 		}
 		qp->resp.drop_msg = false;
 	}
-	if (!sroce_resp_seq_ok(qp, h) ||
-	    !sroce_req_len_ok(h->mask, h->payload_len, qp->attr.pmtu)) {
+	if (!sroce_resp_seq_ok(qp, pkt) ||
+	    !sroce_req_len_ok(pkt->mask, pkt->payload_len, qp->attr.pmtu)) {
 		/* R3.4: bad opcode (sequence) or payload length */
 		if (!rc && qp->resp.have_wqe)
 			qp->resp.roffset = 0;
-		sroce_resp_fail(qp, h->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
 		qp->resp.in_msg = 0;
 		return;
 	}
 
-	if (h->mask & SROCE_M_SEND)
-		done = sroce_resp_send(qp, skb, h);
-	else if (h->mask & SROCE_M_WRITE)
-		done = sroce_resp_write(qp, skb, h);
-	else if (h->mask & SROCE_M_READ)
-		done = rc && sroce_resp_read(qp, skb, h);
+	if (pkt->mask & SROCE_M_SEND)
+		done = sroce_resp_send(qp, skb);
+	else if (pkt->mask & SROCE_M_WRITE)
+		done = sroce_resp_write(qp, skb);
+	else if (pkt->mask & SROCE_M_READ)
+		done = rc && sroce_resp_read(qp, skb);
 	else
-		done = rc && sroce_resp_atomic(qp, skb, h);
+		done = rc && sroce_resp_atomic(qp, skb);
 	if (!done)
 		return;		/* not executed: epsn stays */
-	qp->resp.in_msg = qp->resp.drop_msg || (h->mask & SROCE_M_END) ? 0 :
-			  h->mask & (SROCE_M_SEND | SROCE_M_WRITE);
+	qp->resp.in_msg = qp->resp.drop_msg || (pkt->mask & SROCE_M_END) ? 0 :
+			  pkt->mask & (SROCE_M_SEND | SROCE_M_WRITE);
 	qp->resp.epsn = psn_add(qp->resp.epsn, 1);
-	if (rc && (h->mask & (SROCE_M_SEND | SROCE_M_WRITE)) &&
-	    (h->ackreq || (h->mask & SROCE_M_END))) {
+	if (rc && (pkt->mask & (SROCE_M_SEND | SROCE_M_WRITE)) &&
+	    ((pkt->flags & SROCE_PKT_ACKREQ) || (pkt->mask & SROCE_M_END))) {
 		/*
 		 * Coalesced: one ACK at the end of the batch (R2.8), but each
 		 * AckReq the requester set gets one: on a lossy path its
 		 * window moves on with any of them, not only with the last.
 		 */
-		if (qp->resp.ack_pending && h->ackreq)
+		if (qp->resp.ack_pending && (pkt->flags & SROCE_PKT_ACKREQ))
 			sroce_resp_send_ack(qp, qp->resp.ack_psn, sroce_resp_ack_syn(qp));
 		qp->resp.ack_pending = true;
-		qp->resp.ack_psn = h->psn;
+		qp->resp.ack_psn = pkt->psn;
 	}
 }
 
@@ -950,7 +958,7 @@ void sroce_resp_flush(struct sroce_qp *qp)
 {
 	if (qp->resp.have_wqe)
 		sroce_resp_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0, 0,
-				    NULL, NULL, false);
+				    NULL, false);
 	sroce_resp_flush_rq(qp);
 	if (qp->srq && !qp->resp.have_wqe) {
 		/* SRQ QP in ERROR has nothing left in flight (R3.9) */
@@ -965,7 +973,6 @@ bool sroce_resp_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_RESP_BUDGET;
 	bool progress = false;
-	struct sroce_hdrs h;
 	struct sk_buff *skb;
 
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
@@ -993,12 +1000,10 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		qp->resp.rx_taken++;
 		if (!qp->comm_est_sent)
 			sroce_resp_comm_est(qp);
-		if (sroce_pkt_hdrs(skb, &h))
-			;	/* validated on receipt: cannot happen */
-		else if (qp->type == SROCE_QPT_UD)
-			sroce_resp_ud(qp, skb, &h);
+		if (qp->type == SROCE_QPT_UD)
+			sroce_resp_ud(qp, skb);
 		else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
-			sroce_resp_rc_uc(qp, skb, &h);
+			sroce_resp_rc_uc(qp, skb);
 		if (sroce_qp_deferred(qp)) {
 			/* Not executed: first again, in process context */
 			skb_queue_head(&qp->rx_req, skb);
