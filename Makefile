@@ -4,7 +4,8 @@
 #
 #   make              build sroce.ko (Debian 13 kernel), libsroce, selftests, host tests
 #   make KDIR=<dir>   build sroce.ko for another kernel tree instead
-#   make check        host unit tests, fuzz smoke, static checks, then the guest selftests in QEMU
+#   make check        host unit tests, fuzz smoke, static checks, the guest selftests in QEMU,
+#                     then the debug-kernel lane (SROCE_DEBUG_LANE=0: without it)
 #   make static-checks  sparse (C=2), W=1 and checkpatch --strict of sroce's kernel code
 #   make demo         boot the guest, create two sroce devices, show them working
 #   make vm-test      only the guest selftests; T="FILTER..." a subset (tags, directories,
@@ -14,7 +15,7 @@
 #   make bench-odp    the ODP benchmarks (packet damming, packet flood; Documentation/odp.md)
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
-#   make debug-lane    the tests tagged "debug" on that kernel (SROCE_DEBUG_LANE=1 make check adds it)
+#   make debug-lane    the tests tagged "debug" and "debug-only" on that kernel (make check runs it)
 KDIR ?=
 
 all: module provider selftests host-tests

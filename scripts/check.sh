@@ -3,11 +3,11 @@
 # static checks (sparse, W=1, checkpatch), then the selftests in QEMU
 # guests (Debian 13 kernel; GUESTS=2 side by side, each a shard of the
 # tests) against the freshly built sroce.ko and libsroce,
-# then, with SROCE_DEBUG_LANE=1, the tests tagged "debug" on the debug kernel
-# (scripts/debug-lane.sh; off by default until its kernel has a record of
-# clean boots in CI). Ends with one line "N passed, N failed". T="FILTER..." runs only
-# those guest selftests, TARGET=rxe runs them against rdma_rxe
-# (selftests/run_guest.sh).
+# then the debug-kernel lane: the tests tagged "debug" and "debug-only" on
+# a kernel with KASAN, lockdep, kmemleak... (scripts/debug-lane.sh;
+# SROCE_DEBUG_LANE=0 leaves it out). Ends with one line "N passed, N
+# failed". T="FILTER..." runs only those guest selftests, TARGET=rxe runs
+# them against rdma_rxe (selftests/run_guest.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -20,8 +20,13 @@ t0=$SECONDS
 # first, in the background and below everything else in priority, once the
 # root and the guest image exist (its own packages go into the root after
 # the image is made, so the image never sees them half installed).
+# It runs unless SROCE_DEBUG_LANE=0, or a subset of the guest tests or
+# another target was asked for (T=, TARGET=; SROCE_DEBUG_LANE=1 adds it).
+lane=0
+[ -z "${T:-}${TARGET:-}" ] && lane=1
+lane=${SROCE_DEBUG_LANE:-$lane}
 dk_pid=""
-if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
+if [ "$lane" = 1 ]; then
 	"$SROCE_TOP/scripts/vm/mkimage.sh" >"$res/image.log" 2>&1 || tail -20 "$res/image.log"
 	# A process group of its own, so that it can be stopped as a whole.
 	setsid nice -n 10 "$SROCE_TOP/scripts/vm/mkdebugkernel.sh" >"$res/debug-kernel.log" 2>&1 &
@@ -109,9 +114,8 @@ else
 	guest_ktaps=("$res/guest.ktap")
 fi
 
-# SROCE_DEBUG_LANE=1 runs it (not yet by default: its kernel is new).
 debug_ktaps=()
-if [ "${SROCE_DEBUG_LANE:-0}" = 1 ]; then
+if [ "$lane" = 1 ]; then
 	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug)"
 	if [ $build_ok = 1 ]; then
 		wait "$dk_pid"	# its failure shows again in debug-lane.sh
