@@ -63,6 +63,7 @@ if [ ! -e "$SROCE_INITRD" ] || [ "$SROCE_IMAGE" -nt "$SROCE_INITRD" ] ||
 	echo "$KVER" >"$work/lib/modules/release"
 	install -m 755 "$SROCE_TOP/scripts/vm/initramfs-init" "$work/init"
 	(cd "$work" && find . -path ./order.txt -prune -o -print | cpio -o -H newc --quiet) |
-		gzip -1 >"$SROCE_INITRD.tmp"
-	mv "$SROCE_INITRD.tmp" "$SROCE_INITRD"
+		gzip -1 >"$SROCE_INITRD.tmp.$$"
+	# A name of its own: two runs may make it at once (the same file).
+	mv "$SROCE_INITRD.tmp.$$" "$SROCE_INITRD"
 fi
