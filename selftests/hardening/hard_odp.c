@@ -217,9 +217,13 @@ static void ho_setup(struct ho *h, enum kind kind, int implicit)
 				  .rc_timers = 1, .timeout = 17, .retry_cnt = 7,
 				  .rnr_retry = 7, .min_rnr_timer = 12 };
 	if (kind == K_DESTROY_B) {
-		/* A gives up on the destroyed peer quickly. */
+		/*
+		 * A gives up on the destroyed peer quickly: after 2 x 16.8 ms,
+		 * or 2 x 268 ms where everything is slower (SROCE_TIME_SCALE:
+		 * the debug kernel), lest a stall of B give up on it alive.
+		 */
 		h->cfg.rc_timers = 1;
-		h->cfg.timeout = 12;
+		h->cfg.timeout = dp_time_scale > 1 ? 16 : 12;
 		h->cfg.retry_cnt = 1;
 		h->cfg.rnr_retry = 1;
 		h->cfg.min_rnr_timer = 1;
