@@ -1,5 +1,5 @@
 #!/bin/bash
-# The debug-kernel lane: the tests of selftests/tests.list tagged "debug"
+# The debug-kernel lane: the tests of selftests/tests.list tagged "debug" and "debug-only"
 # (why these: Documentation/testing.md) in a guest booted on
 # scripts/vm/mkdebugkernel.sh's kernel (KASAN, KFENCE, lockdep, UBSAN,
 # debug objects, kmemleak, hung tasks; built once and cached), against

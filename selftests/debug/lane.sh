@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest entry point of the debug-kernel lane (scripts/debug-lane.sh boots
 # scripts/vm/mkdebugkernel.sh's kernel with run-qemu.sh -k debug): the
-# tests of selftests/tests.list tagged "debug", in that order, through
+# tests of selftests/tests.list tagged "debug" or "debug-only", in that order, through
 # run_guest.sh (a KASAN, KFENCE,
 # lockdep, UBSAN or hung-task report fails the test that ran), then a
 # kmemleak scan. Results: build/debug/guest-I.ktap, build/debug/kmemleak-I.ktap.
