@@ -404,7 +404,7 @@ static void test_qp_lookup(const struct dp_case *c)
 {
 	struct dp_cfg cfg = { .type = IBV_QPT_UD, .max_inline = MSG };
 	struct lk_shared *sh = shm_alloc(sizeof(*sh));
-	uint64_t ms = race_ms(25, 40), t0, nb = 0;
+	uint64_t ms = race_ms(25, 30), t0, nb = 0;
 	uint32_t seq = 0, qpn[2];
 	long nq0, nq1;
 	struct dp_dev d[2];
@@ -968,7 +968,7 @@ static void db_worker(struct db_shared *sh, const struct fz *z, int i,
 static void test_doorbell_odp(const struct dp_case *c)
 {
 	struct db_shared *sh = shm_alloc(sizeof(*sh));
-	uint64_t ms = race_ms(20, 30);
+	uint64_t ms = race_ms(20, 20);
 	unsigned long own = 0, other = 0, total = 0;
 	pid_t pid[DB_WORKERS];
 	long f0, f1;
@@ -1319,7 +1319,7 @@ static void test_mcast(const struct dp_case *c)
 {
 	struct dp_cfg cfg = { .type = IBV_QPT_UD, .max_inline = MSG };
 	struct mc_shared *sh = shm_alloc(sizeof(*sh));
-	uint64_t ms = race_ms(25, 40), t0, nb = 0;
+	uint64_t ms = race_ms(25, 30), t0, nb = 0;
 	uint32_t seq = 0, qpn[2] = { 0xffffff, 0xffffff };
 	struct ibv_ah_attr at = { .is_global = 1, .port_num = 1 };
 	struct ibv_ah *ah;
