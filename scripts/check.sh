@@ -116,7 +116,7 @@ fi
 
 debug_ktaps=()
 if [ "$lane" = 1 ]; then
-	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug)"
+	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug and debug-only)"
 	if [ $build_ok = 1 ]; then
 		wait "$dk_pid"	# its failure shows again in debug-lane.sh
 		"$SROCE_TOP/scripts/debug-lane.sh" -j "$guests" >"$res/debug-lane.log" 2>&1
