@@ -1013,7 +1013,14 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		progress = true;
 		budget--;
 	}
-	if (qp->resp.ack_pending && sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
+	/*
+	 * destroy_qp moves the QP to RESET without waiting for this run (a
+	 * modify_qp waits for it): what the run executed is still owed its
+	 * ACK, and the process may already have seen its completions.
+	 */
+	if (qp->resp.ack_pending &&
+	    (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV) ||
+	     READ_ONCE(qp->state) == IB_QPS_RESET)) {
 		qp->resp.ack_pending = false;
 		sroce_resp_send_ack(qp, qp->resp.ack_psn, sroce_resp_ack_syn(qp));
 	}
