@@ -28,7 +28,8 @@
  * their memory is unmapped (kernel memory returns after munmap of a big
  * region); a fault on memory registered with userfaultfd, with no
  * thread answering, neither hangs the QP nor destroy_qp / dereg_mr; and
- * one on a file of a stopped FUSE daemon holds them only until it goes on.
+ * one on a file of a stopped FUSE daemon holds neither query_qp,
+ * modify_qp nor destroy_qp, and dereg_mr only until the daemon goes on.
  *
  * hardening/odp.sh runs this, then checks that no task is left in D state,
  * that slab and vmalloc use are back near the baseline and the kernel log.
@@ -1359,6 +1360,7 @@ struct gated {
 	atomic_int go, done;
 	int ret;
 	uint64_t ms;
+	pid_t tid;
 };
 
 static void *gated_thread(void *v)
@@ -1366,6 +1368,7 @@ static void *gated_thread(void *v)
 	struct gated *g = v;
 	uint64_t t0;
 
+	g->tid = syscall(SYS_gettid);
 	while (!atomic_load(&g->go))
 		usleep(1000);
 	if (atomic_load(&g->go) < 0)
@@ -1390,6 +1393,37 @@ static int gated_run(struct gated *g, unsigned int ms)
 	return atomic_load(&g->done);
 }
 
+/*
+ * The system call thread @tid is in (/proc/self/task/TID/syscall), or -1
+ * if it is in none. Allocates nothing: while a fault holds the process's
+ * mmap_lock, an allocation that needs mmap or brk would wait too.
+ */
+static long thread_syscall(pid_t tid)
+{
+	char path[64], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
+}
+
+static int do_query_qp(void *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr at;
+
+	return ibv_query_qp(qp, &at, IBV_QP_STATE, &init);
+}
+
 static int do_mmap(void *unused)
 {
 	void *p = mmap(NULL, PG, PROT_READ | PROT_WRITE,
@@ -1400,30 +1434,38 @@ static int do_mmap(void *unused)
 	return munmap(p, PG);
 }
 
+/* test_fuse()'s verbs, in this order. */
+enum { FV_QUERY, FV_ERR, FV_DESTROY, FV_DEREG, FV_MMAP, FV_N };
+
 /*
  * B's ODP MR over a file of a FUSE daemon, which is then stopped
  * (SIGSTOP) while a READ from A makes B fault on a page the daemon has not
- * served: the fault (on B's QP work item: inline_engines=0) waits in
- * FUSE's request, in hmm_range_fault, which holds the process's mmap_lock
- * for reading meanwhile. Reported: whether an mmap of the process,
- * modify_qp to ERR, destroy_qp and dereg_mr of B return meanwhile (each
- * given 2 s, in threads made beforehand: making one needs mmap). Required:
- * once the daemon goes on (SIGCONT) all of them return within 10 s, as on
- * mlx5, and nothing is left in D state.
+ * served: the fault (B's QP work item meets it: inline_engines=0) waits
+ * in FUSE's request, in hmm_range_fault, which holds the process's
+ * mmap_lock for reading meanwhile. Each verb below is given 2 s, in a
+ * thread made beforehand (making one needs mmap). Required while the
+ * daemon is stopped (finding 8): query_qp and modify_qp to ERR of B
+ * return, and destroy_qp of B gets out of the kernel's destroy (its
+ * provider then munmaps B's rings, which waits for mmap_lock, as every
+ * mmap of the process does: reported, as is dereg_mr of the MR, which
+ * waits for the fault, as on mlx5). Required once the daemon goes on
+ * (SIGCONT): all of them return within 10 s, and nothing is left in D
+ * state.
  */
 static void test_fuse(const struct dp_case *c)
 {
 	char dir[] = "/tmp/sroce_fuse.XXXXXX", opts[128], path[64];
-	static const char *const what[4] = {
-		"mmap+munmap of the process", "modify_qp of B to ERR",
-		"destroy_qp of B", "dereg_mr of B's MR",
+	static const char *const what[FV_N] = {
+		"query_qp of B", "modify_qp of B to ERR", "destroy_qp of B",
+		"dereg_mr of B's MR", "mmap+munmap of the process",
 	};
-	struct gated g[4];
+	struct gated g[FV_N];
 	unsigned char *fp, *a;
-	int fd, ffd, i, done[4];
+	int fd, ffd, i, done[FV_N];
+	long destroy_sc = -1;
 	struct ibv_mr *mr;
 	struct ibv_wc wc;
-	pthread_t t[4];
+	pthread_t t[FV_N];
 	uint64_t t0;
 	size_t k;
 	pid_t pid;
@@ -1458,14 +1500,16 @@ static void test_fuse(const struct dp_case *c)
 		      "reg_mr ODP over the FUSE file: %s", strerror(errno));
 	a = h.p.a.buf.p;
 	memset(g, 0, sizeof(g));
-	g[0].fn = do_mmap;
-	g[1].fn = do_err;
-	g[1].obj = h.p.b.qp;
-	g[2].fn = do_destroy_qp;
-	g[2].obj = h.p.b.qp;
-	g[3].fn = do_dereg;
-	g[3].obj = mr;
-	for (i = 0; i < 4; i++)
+	g[FV_QUERY].fn = do_query_qp;
+	g[FV_QUERY].obj = h.p.b.qp;
+	g[FV_ERR].fn = do_err;
+	g[FV_ERR].obj = h.p.b.qp;
+	g[FV_DESTROY].fn = do_destroy_qp;
+	g[FV_DESTROY].obj = h.p.b.qp;
+	g[FV_DEREG].fn = do_dereg;
+	g[FV_DEREG].obj = mr;
+	g[FV_MMAP].fn = do_mmap;
+	for (i = 0; i < FV_N; i++)
 		CHECK(!pthread_create(&t[i], NULL, gated_thread, &g[i]),
 		      "pthread_create");
 
@@ -1503,19 +1547,26 @@ static void test_fuse(const struct dp_case *c)
 	dp_expect_none(h.p.a.scq, 1000, "READ whose fault the stopped daemon holds");
 	NOTE("READ of a page the stopped daemon holds: no completion after 1 s");
 
-	/* Each gets 2 s; one that waits is left waiting, those after it too. */
-	done[0] = gated_run(&g[0], 2000);
-	done[1] = gated_run(&g[1], 2000);
-	done[2] = done[1] && gated_run(&g[2], 2000);
-	done[3] = done[2] && gated_run(&g[3], 2000);
-	for (i = 0; i < 4; i++)
-		NOTE("daemon stopped: %s %s", what[i], done[i] ?
-		     "returned" : atomic_load(&g[i].go) ? "still waiting after 2 s" :
-		     "not tried (the one before waits)");
+	/* Each gets 2 s; one that waits is left waiting. */
+	for (i = 0; i < FV_N; i++) {
+		done[i] = gated_run(&g[i], 2000);
+		if (i == FV_DESTROY && !done[i])
+			destroy_sc = thread_syscall(g[i].tid);
+		NOTE("daemon stopped: %s %s", what[i], done[i] ? "returned" :
+		     i == FV_DESTROY && destroy_sc == SYS_munmap ?
+		     "got out of the kernel's destroy; munmap of its rings waits for mmap_lock" :
+		     "still waiting after 2 s");
+	}
 
+	/* Go on before any check fails: the process's exit would wait too. */
 	CHECK(!kill(pid, SIGCONT), "SIGCONT");
+	CHECK(done[FV_QUERY], "query_qp of B waited for a fault on memory the process controls");
+	CHECK(done[FV_ERR], "modify_qp of B waited for a fault on memory the process controls");
+	CHECK(done[FV_DESTROY] || destroy_sc == SYS_munmap,
+	      "destroy_qp of B waited in the kernel (system call %ld) for a fault on memory the process controls",
+	      destroy_sc);
 	t0 = dp_now_ms();
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < FV_N; i++) {
 		atomic_store(&g[i].go, 1);
 		while (!atomic_load(&g[i].done) && dp_now_ms() - t0 < EXIT_MS)
 			usleep(10000);
