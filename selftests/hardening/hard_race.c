@@ -801,6 +801,7 @@ static void db_check(struct dbw *w, const struct fz *z, int who, unsigned int r)
 /* A process of its own, pinned memory only, WRITEs checked. */
 struct dbq {
 	atomic_int ready, go, rounds;
+	atomic_long deferred;	/* B's odp_fault_deferred when it started */
 };
 
 static void db_other(struct dbq *q, int fam, int cpu)
@@ -819,6 +820,8 @@ static void db_other(struct dbq *q, int fam, int cpu)
 	atomic_store(&q->ready, 1);
 	while (!atomic_load(&q->go))
 		usleep(1000);
+	/* Read here: the process that posted cannot open a file now. */
+	atomic_store(&q->deferred, (long)dp_counter(&d[1], "odp_fault_deferred"));
 	for (r = 0; r < 20; r++) {
 		dp_sgl_fill(&sa, 1000 + r);
 		dp_sgl_clear(&sb, 0x5a);
@@ -869,6 +872,7 @@ static void test_doorbell_hold(const struct dp_case *c)
 	pthread_t th;
 	struct fz z;
 	pid_t qpid;
+	long deferred0;
 
 	fz_start(&z, cpu_other());
 	qpid = fork_child();
@@ -890,6 +894,7 @@ static void test_doorbell_hold(const struct dp_case *c)
 	}
 	NOTE("doorbell thread %d and the other process %d on CPU %d",
 	     atomic_load(&t.tid), qpid, cpu);
+	deferred0 = (long)dp_counter(&w.d[1], "odp_fault_deferred");
 
 	/* Nothing below may need this process's mmap_lock for writing. */
 	atomic_store(&z.log->hold, 1);
@@ -931,6 +936,12 @@ static void test_doorbell_hold(const struct dp_case *c)
 	CHECK(qdone == 20, "the other process's post_send waited on this "
 	      "process's held fault (%d of 20 WRITEs done in %llu ms)", qdone,
 	      (unsigned long long)wait_ms);
+	/*
+	 * B's fault was left before the doorbell slept (were the first
+	 * WRITE still in a transmit batch then, it would be met after).
+	 */
+	CHECK(atomic_load(&q->deferred) > deferred0, "B's fault was not met "
+	      "before the doorbell slept on its own: the race was not set up");
 	db_check(&w, &z, 9, 0);
 	rx = fz_reader(&z, x);
 	NOTE("the other process's 20 WRITEs done while the fault was held; "
