@@ -2,10 +2,11 @@
 /*
  * hard_race: races between sroce's receive path, its doorbell callers and
  * the verbs that create and destroy what they use. Each case runs for a
- * bounded time (SROCE_RACE_SECS, else a default that is longer on the
- * debug kernel, SROCE_KERNEL=debug) and checks data, completions and the
- * rules below; a use-after-free or a lock misuse shows as a kernel report,
- * which fails the test too (hardening/race.sh, check_dmesg).
+ * bounded time (SROCE_RACE_SECS, else a default per kernel: the debug
+ * kernel, SROCE_KERNEL=debug, is slower) and checks data, completions
+ * and the rules below; a use-after-free or a lock misuse shows as a
+ * kernel report, which fails the test too (hardening/race.sh,
+ * check_dmesg).
  *
  * qp_lookup: a UD QP on A floods SENDs at two QPNs of B while another
  * process, on the other CPU, destroys and recreates B's QPs at exactly
@@ -13,7 +14,10 @@
  * path looks every packet's QP up by number in softirq; destroy_qp must
  * not let that QP's memory go while a lookup may still take a reference
  * to it. Every receive posted completes exactly once, as a SEND of the
- * flood (data checked) or as a flush error.
+ * flood (data checked) or as a flush error. That window is a few
+ * instructions, but under TCG one host thread runs the vCPUs in turn
+ * (slices of up to 100 ms), so the flood's vCPU can stop inside it while
+ * the other runs whole destroys.
  *
  * doorbell_hold, doorbell_odp: a process ringing a doorbell runs its QP's
  * engines in its system call, and a receive softirq running on top of it
@@ -226,11 +230,11 @@ static void post_rbuf(struct ibv_qp *qp, struct ibv_mr *mr, unsigned char *b,
 }
 
 /*
- * The flood sender: @n UD SENDs of MSG bytes, inline, seqs @seq.. at
- * QPN @qpn[i % 2] (both the same for one), the last one signalled and
- * polled. @ah, @qkey: where to.
+ * The flood sender: @n UD SENDs of MSG bytes, inline, seqs @seq.., the
+ * last one signalled and polled. @ah, @qpn, @qkey: where to. One batch
+ * to one QPN leaves as one GSO skb (one UDP flow): more packets a second.
  */
-static void flood_batch(struct dp_pair *p, struct ibv_ah *ah, const uint32_t qpn[2],
+static void flood_batch(struct dp_pair *p, struct ibv_ah *ah, uint32_t qpn,
 			uint32_t qkey, uint32_t seq, unsigned int n)
 {
 	unsigned char m[32][MSG];
@@ -249,7 +253,7 @@ static void flood_batch(struct dp_pair *p, struct ibv_ah *ah, const uint32_t qpn
 			.send_flags = IBV_SEND_INLINE |
 				      (i + 1 == n ? IBV_SEND_SIGNALED : 0),
 			.next = i + 1 < n ? &wr[i + 1] : NULL,
-			.wr.ud = { .ah = ah, .remote_qpn = qpn[i & 1],
+			.wr.ud = { .ah = ah, .remote_qpn = qpn,
 				   .remote_qkey = qkey },
 		};
 	}
@@ -259,7 +263,8 @@ static void flood_batch(struct dp_pair *p, struct ibv_ah *ah, const uint32_t qpn
 		    p->a.qp->qp_num, "flood batch");
 }
 
-static void debugfs_write(const struct dp_dev *d, const char *file, unsigned int val)
+static void debugfs_write(const struct dp_dev *d, const char *file,
+			  unsigned int val)
 {
 	char path[256];
 	FILE *f;
@@ -437,7 +442,7 @@ static void test_qp_lookup(const struct dp_case *c)
 	     (unsigned long long)ms / 1000);
 	t0 = dp_now_ms();
 	while (dp_now_ms() - t0 < ms) {
-		flood_batch(&p, p.a.ah, qpn, p.qkey, seq, 32);
+		flood_batch(&p, p.a.ah, qpn[nb & 1], p.qkey, seq, 32);
 		seq += 32;
 		if (!(++nb & 15))
 			CHECK(!child_ended(pid, "the QP churn"), "the QP churn ended early");
@@ -796,6 +801,7 @@ static void db_check(struct dbw *w, const struct fz *z, int who, unsigned int r)
 /* A process of its own, pinned memory only, WRITEs checked. */
 struct dbq {
 	atomic_int ready, go, rounds;
+	atomic_long deferred;	/* B's odp_fault_deferred when it started */
 };
 
 static void db_other(struct dbq *q, int fam, int cpu)
@@ -814,6 +820,8 @@ static void db_other(struct dbq *q, int fam, int cpu)
 	atomic_store(&q->ready, 1);
 	while (!atomic_load(&q->go))
 		usleep(1000);
+	/* Read here: the process that posted cannot open a file now. */
+	atomic_store(&q->deferred, (long)dp_counter(&d[1], "odp_fault_deferred"));
 	for (r = 0; r < 20; r++) {
 		dp_sgl_fill(&sa, 1000 + r);
 		dp_sgl_clear(&sb, 0x5a);
@@ -864,6 +872,7 @@ static void test_doorbell_hold(const struct dp_case *c)
 	pthread_t th;
 	struct fz z;
 	pid_t qpid;
+	long deferred0;
 
 	fz_start(&z, cpu_other());
 	qpid = fork_child();
@@ -885,6 +894,7 @@ static void test_doorbell_hold(const struct dp_case *c)
 	}
 	NOTE("doorbell thread %d and the other process %d on CPU %d",
 	     atomic_load(&t.tid), qpid, cpu);
+	deferred0 = (long)dp_counter(&w.d[1], "odp_fault_deferred");
 
 	/* Nothing below may need this process's mmap_lock for writing. */
 	atomic_store(&z.log->hold, 1);
@@ -926,6 +936,12 @@ static void test_doorbell_hold(const struct dp_case *c)
 	CHECK(qdone == 20, "the other process's post_send waited on this "
 	      "process's held fault (%d of 20 WRITEs done in %llu ms)", qdone,
 	      (unsigned long long)wait_ms);
+	/*
+	 * B's fault was left before the doorbell slept (were the first
+	 * WRITE still in a transmit batch then, it would be met after).
+	 */
+	CHECK(atomic_load(&q->deferred) > deferred0, "B's fault was not met "
+	      "before the doorbell slept on its own: the race was not set up");
 	db_check(&w, &z, 9, 0);
 	rx = fz_reader(&z, x);
 	NOTE("the other process's 20 WRITEs done while the fault was held; "
@@ -1320,7 +1336,7 @@ static void test_mcast(const struct dp_case *c)
 	struct dp_cfg cfg = { .type = IBV_QPT_UD, .max_inline = MSG };
 	struct mc_shared *sh = shm_alloc(sizeof(*sh));
 	uint64_t ms = race_ms(25, 30), t0, nb = 0;
-	uint32_t seq = 0, qpn[2] = { 0xffffff, 0xffffff };
+	uint32_t seq = 0;
 	struct ibv_ah_attr at = { .is_global = 1, .port_num = 1 };
 	struct ibv_ah *ah;
 	struct dp_dev d[2];
@@ -1354,7 +1370,7 @@ static void test_mcast(const struct dp_case *c)
 	t0 = dp_now_ms();
 	while (dp_now_ms() - t0 < ms) {
 		atomic_store(&sh->posting, seq + 15);
-		flood_batch(&p, ah, qpn, p.qkey, seq, 16);
+		flood_batch(&p, ah, 0xffffff, p.qkey, seq, 16);
 		seq += 16;
 		if (!(++nb & 15))
 			CHECK(!child_ended(pid, "the group churn"), "it ended early");
