@@ -1030,7 +1030,9 @@ static void test_children(const struct dp_case *c)
 /*
  * munmap and a new mmap of the upper 2 MiB of the region (one implicit
  * child) in a loop: each munmap has the child freed while the traffic
- * below looks it up, faults in it or copies under it.
+ * below looks it up, faults in it or copies under it. The windows grow
+ * with SROCE_TIME_SCALE, so that a round still fits in one on a slow
+ * (debug) kernel.
  */
 static void *churn_thread(void *v)
 {
@@ -1043,7 +1045,7 @@ static void *churn_thread(void *v)
 		if (munmap(up, REGION / 2))
 			abort();
 		pthread_mutex_unlock(&h->lock);
-		usleep(rnd(0, 1000));
+		usleep(rnd(0, 1000 * dp_time_scale));
 		pthread_mutex_lock(&h->lock);
 		if (mmap(up, REGION / 2, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 			 MAP_ANONYMOUS | MAP_FIXED, -1, 0) != up)
@@ -1052,7 +1054,7 @@ static void *churn_thread(void *v)
 		atomic_store(&h->gone, 0);
 		pthread_mutex_unlock(&h->lock);
 		atomic_fetch_add(&h->forks, 1);
-		usleep(rnd(0, 2000));
+		usleep(rnd(0, 2000 * dp_time_scale));
 	}
 	return NULL;
 }
@@ -1060,7 +1062,7 @@ static void *churn_thread(void *v)
 /*
  * seed-rules R5.3: WRITE then READ of 8 KiB slots in the upper 2 MiB of
  * the region while it is unmapped and mapped again in a loop for 3 s
- * (implicit MR: one child freed per munmap, while in use). Each access
+ * times SROCE_TIME_SCALE (implicit MR: one child freed per munmap, while in use). Each access
  * succeeds (the bytes read are the WRITE's, or 0 where a new mapping came
  * between them) or fails with REM_ACCESS_ERR (the hole); never anything
  * else, never a kernel report (slub_debug poisons a freed child).
@@ -1079,7 +1081,7 @@ static void test_churn(const struct dp_case *c)
 	ho_setup(&h, K_MUNMAP, c->arg);
 	CHECK(!pthread_create(&t, NULL, churn_thread, &h), "pthread_create");
 	t0 = dp_now_ms();
-	for (r = 0; dp_now_ms() - t0 < 3000; r++) {
+	for (r = 0; dp_now_ms() - t0 < 3000 * (uint64_t)dp_time_scale; r++) {
 		enum ibv_wc_status st[2];
 
 		s = NSLOT / 2 + r % (NSLOT / 2);
