@@ -23,6 +23,7 @@
 #include "opcode.h"
 #include "psn.h"
 #include "timers.h"
+#include "sroce_trace.h"
 
 #define SROCE_COMP_BUDGET 128
 
@@ -154,6 +155,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		 */
 		qp->comp.rnr_left = left;
 		sroce_count(qp->sdev, SROCE_CNT_RETRANS_RNR);
+		trace_sroce_retransmit(qp, SROCE_RETRANS_CAUSE_RNR, qp->comp.psn);
 		/* Wait as long as the responder asked (R2.4). */
 		sroce_req_rnr_wait(qp, sroce_rnr_timer_ns(s.value));
 		return;
@@ -193,6 +195,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			qp->comp.nak_valid = true;
 			qp->comp.nak_psn = psn;
 			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
+			trace_sroce_retransmit(qp, SROCE_RETRANS_CAUSE_SEQ_NAK, qp->comp.psn);
 			/*
 			 * From comp.psn, as after an RNR NAK above; the window
 			 * shrinks once per loss episode, not once per NAK.
@@ -310,6 +313,7 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (qp->type != SROCE_QPT_RC)
 		return;
+	trace_sroce_ack_recv(qp, sroce_pkt_bth(skb));
 	/*
 	 * A response to a PSN never sent, or to one already acknowledged.
 	 * After a go-back the requester may be resending far behind what it
@@ -409,6 +413,7 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 	qp->comp.retry_left = left;
 	sroce_req_timed_out(&qp->req);
 	sroce_count(qp->sdev, SROCE_CNT_RETRANS_TIMEOUT);
+	trace_sroce_retransmit(qp, SROCE_RETRANS_CAUSE_TIMEOUT, qp->comp.psn);
 }
 
 /*
@@ -420,6 +425,7 @@ static enum hrtimer_restart sroce_comp_ack_timer(struct hrtimer *t)
 {
 	struct sroce_qp *qp = container_of(t, struct sroce_qp, ack_timer);
 
+	trace_sroce_timer_expire(qp, SROCE_TIMER_ACK, 0);
 	WRITE_ONCE(qp->comp.timer_fired, true);
 	sroce_qp_schedule(qp);
 	return HRTIMER_NORESTART;
@@ -429,6 +435,7 @@ static enum hrtimer_restart sroce_comp_rnr_timer(struct hrtimer *t)
 {
 	struct sroce_qp *qp = container_of(t, struct sroce_qp, rnr_timer);
 
+	trace_sroce_timer_expire(qp, SROCE_TIMER_RNR, 0);
 	WRITE_ONCE(qp->comp.rnr_fired, true);
 	sroce_qp_schedule(qp);
 	return HRTIMER_NORESTART;

@@ -12,6 +12,7 @@
 #include "sroce.h"
 #include "sroce_cq.h"
 #include "sroce_param.h"
+#include "sroce_trace.h"
 
 static u32 sroce_cq_slots_for(int cqe)
 {
@@ -351,8 +352,10 @@ unlock:
 	if (err)
 		return err;
 	sroce_count(sdev, SROCE_CNT_COMPLETIONS);
-	if (cqe->status != IB_WC_SUCCESS)
+	if (cqe->status != IB_WC_SUCCESS) {
 		sroce_count(sdev, SROCE_CNT_COMPLETION_ERRORS);
+		trace_sroce_cqe_err(sdev, cqe);
+	}
 	if (fire && cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 	return 0;

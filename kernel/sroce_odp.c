@@ -73,7 +73,6 @@
 #include "sroce_mem.h"
 #include "sroce_odp.h"
 
-#define CREATE_TRACE_POINTS
 #include "sroce_trace.h"
 
 /*

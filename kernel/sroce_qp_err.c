@@ -11,6 +11,7 @@
 #include "sroce_qp.h"
 #include "sroce_work.h"
 #include "qp_fsm.h"
+#include "sroce_trace.h"
 
 /**
  * sroce_sq_prod - the SQ producer index, validated
@@ -90,6 +91,7 @@ void sroce_qp_error(struct sroce_qp *qp, bool send_side,
 	next = sroce_qp_state_on_error(qp->type,
 				       (enum sroce_qp_state)qp->state,
 				       send_side && event != IB_EVENT_QP_FATAL);
+	trace_sroce_qp_state(qp, qp->state, (enum ib_qp_state)next);
 	WRITE_ONCE(qp->state, (enum ib_qp_state)next);
 	sroce_qp_set_flush_flags(qp);
 	spin_unlock_irqrestore(&qp->state_lock, flags);

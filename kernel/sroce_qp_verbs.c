@@ -22,6 +22,7 @@
 #include "sroce_cq.h"
 #include "qp_fsm.h"
 #include "psn.h"
+#include "sroce_trace.h"
 
 #define SROCE_GSI_QKEY	0x80010000
 #define SROCE_QPN_MIN	2		/* 0 and 1 are SMI and GSI (R1.4) */
@@ -473,6 +474,7 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	spin_unlock_bh(&qp->state_lock);
 	rdma_destroy_ah_attr(&old_ah);
 	sroce_qp_enter_state(qp, cur, next);
+	trace_sroce_qp_state(qp, cur, next);
 	sroce_dbg_qp(qp, "%s -> %s\n", sroce_qp_state_name((enum sroce_qp_state)cur),
 		     sroce_qp_state_name((enum sroce_qp_state)next));
 out:

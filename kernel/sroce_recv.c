@@ -52,6 +52,7 @@
 #include "sroce_recv.h"
 #include "bth.h"
 #include "icrc.h"
+#include "sroce_trace.h"
 
 /* No drop: the checks below return this or the counter of the reason. */
 #define SROCE_RX_OK	SROCE_NUM_COUNTERS
@@ -161,6 +162,7 @@ static void sroce_recv_qp(struct sroce_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
+	trace_sroce_pkt_recv(qp->sdev, sroce_pkt_bth(skb), skb->len);
 	sroce_qp_deliver(qp, skb);
 }
 

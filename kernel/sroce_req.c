@@ -25,6 +25,7 @@
 #include "parse.h"
 #include "psn.h"
 #include "timers.h"
+#include "sroce_trace.h"
 
 /* Ask for an ACK at least this often inside long messages. */
 #define SROCE_ACKREQ_EVERY	64
@@ -577,8 +578,10 @@ void sroce_req_arm_timer(struct sroce_qp *qp, bool restart)
 		hrtimer_try_to_cancel(&qp->ack_timer);
 		return;
 	}
-	if (restart || !hrtimer_is_queued(&qp->ack_timer))
+	if (restart || !hrtimer_is_queued(&qp->ack_timer)) {
+		trace_sroce_timer_arm(qp, SROCE_TIMER_ACK, t);
 		hrtimer_start(&qp->ack_timer, ns_to_ktime(t), HRTIMER_MODE_REL_SOFT);
+	}
 }
 
 /*
@@ -591,6 +594,7 @@ void sroce_req_rnr_wait(struct sroce_qp *qp, u64 ns)
 {
 	qp->req.rnr_wait = true;
 	hrtimer_try_to_cancel(&qp->ack_timer);
+	trace_sroce_timer_arm(qp, SROCE_TIMER_RNR, ns);
 	hrtimer_start(&qp->rnr_timer, ns_to_ktime(ns), HRTIMER_MODE_REL_SOFT);
 }
 

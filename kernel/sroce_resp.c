@@ -27,6 +27,7 @@
 #include "opcode.h"
 #include "parse.h"
 #include "psn.h"
+#include "sroce_trace.h"
 
 #define SROCE_RESP_BUDGET	64
 #define SROCE_GRH_LEN		40
@@ -69,6 +70,7 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
 		}
 		memset(skb->data + info->length + paylen, 0, h.pad);
 	}
+	trace_sroce_ack_send(qp, skb->data);
 	return sroce_txbatch_add(qp->sdev, &qp->txb, skb, &qp->attr.av,
 				 qp->attr.udp_sport, &qp->route);
 }

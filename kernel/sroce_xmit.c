@@ -43,6 +43,7 @@
 #include "sroce_xmit.h"
 #include "bth.h"
 #include "icrc.h"
+#include "sroce_trace.h"
 
 /* Loopback packets queued per receiving device before the sender drops. */
 #define SROCE_LOOP_QLEN		4096
@@ -440,6 +441,7 @@ static int sroce_net_tx_check(struct sroce_dev *sdev, struct sk_buff *skb,
 		sroce_count(sdev, SROCE_CNT_TX_ERRORS);
 		return -EINVAL;
 	}
+	trace_sroce_pkt_send(sdev, skb->data, skb->len);
 	if (unlikely(sroce_fault_armed(&sdev->fault, SROCE_FAULT_TX)) &&
 	    __sroce_fault_drop(sdev, SROCE_FAULT_TX, skb->data, skb_headlen(skb))) {
 		consume_skb(skb);

@@ -2,7 +2,7 @@
 # Reliability test programs (included by selftests/Makefile): rel_<name>
 # from reliability/<name>.c with rel.c and the data-path harness (the
 # timing benchmark rel_timing: scripts/bench/bench.mk).
-REL_PROGS := loss soak
+REL_PROGS := loss soak trace
 
 all: $(addprefix $(OUTPUT)/rel_,$(REL_PROGS))
 
