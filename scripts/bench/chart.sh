@@ -23,8 +23,10 @@ awk -F'\t' -v OFS='\t' '
 "$SROCE_TOP/scripts/root-extras.sh"
 rel_dat=/src/${dat#"$SROCE_TOP"/} rel_png=/src/$(realpath --relative-to="$SROCE_TOP" "$png")
 n=$(wc -l <"$dat")
+w=$((300 + 28 * n))
+[ "$w" -ge 720 ] || w=720	# room for the title
 in_root gnuplot -e "
-	set terminal pngcairo noenhanced size $((300 + 28 * n)),640 font 'sans,9';
+	set terminal pngcairo noenhanced size $w,640 font 'sans,9';
 	set output '$rel_png';
 	set title 'sroce speed relative to rdma_rxe and siw, same guest run (>1: sroce faster)';
 	set logscale y 2; set grid ytics; set yrange [0.0625:64];
