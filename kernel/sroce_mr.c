@@ -175,8 +175,8 @@ int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
  * context could not map this range (f->failed): the access fails then,
  * as an access to unmapped memory does on an RNIC.
  */
-int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr, u64 iova,
-		     u64 len, bool write)
+int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			 u64 iova, u64 len, bool write)
 {
 	if (f->mr && f->failed && f->mr == mr && iova >= f->iova &&
 	    iova + len <= f->iova + f->len && (f->write || !write)) {
@@ -326,8 +326,9 @@ int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 			return -EACCES;
 		err = sroce_mr_copy(mr, sges[i].addr + offset, buf, n, dir);
 		if (err == -EWOULDBLOCK)
-			err = sroce_odp_fault_note(fault, mr, sges[i].addr + offset,
-					       n, dir == SROCE_TO_MR);
+			err = sroce_odp_fault_note(fault, mr,
+						   sges[i].addr + offset, n,
+						   dir == SROCE_TO_MR);
 		sroce_mr_put(mr);
 		if (err)
 			return err == -EWOULDBLOCK ? err : -EACCES;

@@ -32,8 +32,8 @@ int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
 			const struct sroce_sge *sges, u32 nsge, u64 len,
 			struct sroce_odp_fault *fault);
-int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr, u64 iova,
-		     u64 len, bool write);
+int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			 u64 iova, u64 len, bool write);
 void sroce_odp_fault_map(struct sroce_odp_fault *f);
 void sroce_odp_fault_drop(struct sroce_odp_fault *f);
 int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,

@@ -63,7 +63,7 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
 				    SROCE_FROM_MR);
 		if (err == -EWOULDBLOCK)
 			err = sroce_odp_fault_note(&qp->odp_fault, mr, va, paylen,
-					       false);
+						   false);
 		if (err) {
 			kfree_skb(skb);
 			return err;
@@ -467,7 +467,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 				 SROCE_TO_MR) : 0;
 	if (err == -EWOULDBLOCK)
 		err = sroce_odp_fault_note(&qp->odp_fault, mr, r->wva,
-				       pkt->payload_len, true);
+					   pkt->payload_len, true);
 	if (mr)
 		sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
@@ -541,7 +541,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 	err = sroce_mr_prefault(mr, reth.va, reth.len, false);
 	if (err == -EWOULDBLOCK)
 		err = sroce_odp_fault_note(&qp->odp_fault, mr, reth.va, reth.len,
-				       false);
+					   false);
 	sroce_mr_put(mr);
 	if (err)
 		return err == -EWOULDBLOCK ? err : -EACCES;
@@ -756,7 +756,7 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 			      atm.swap_add, atm.comp, &orig);
 	if (err == -EWOULDBLOCK)
 		err = sroce_odp_fault_note(&qp->odp_fault, mr, atm.va, sizeof(u64),
-				       true);
+					   true);
 	sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault noted: not executed, again once resolved */
