@@ -144,6 +144,20 @@ void dp_param_set(const char *name, const char *val)
 	      strerror(errno));
 }
 
+void dp_debugfs_write(const struct dp_dev *d, const char *file, unsigned int val)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/sroce/%s/%s", d->name, file);
+	f = fopen(path, "w");
+	if (!f && errno == ENOENT)
+		dp_skip("no %s (debugfs not mounted?)", path);
+	CHECK(f, "open %s: %s", path, strerror(errno));
+	CHECK(fprintf(f, "%u\n", val) > 0 && fclose(f) == 0, "write %s: %s",
+	      path, strerror(errno));
+}
+
 /* "x,y" -> {x, y}; "x" -> {x, x}. The strings are leaked on purpose. */
 static void split2(const char *s, const char *out[2])
 {

@@ -148,6 +148,11 @@ uint64_t dp_counter(const struct dp_dev *d, const char *name);
  * old value comes back when the case's process exits, failed or not.
  */
 void dp_param_set(const char *name, const char *val);
+/*
+ * Write @val to the device's debugfs file @file
+ * (/sys/kernel/debug/sroce/<dev>/); skips the case without it.
+ */
+void dp_debugfs_write(const struct dp_dev *d, const char *file, unsigned int val);
 
 /* Data pattern: byte i of the message made with seed. */
 static inline unsigned char dp_pat(size_t i, uint32_t seed)

@@ -259,21 +259,6 @@ static void flood_batch(struct dp_pair *p, struct ibv_ah *ah, uint32_t qpn,
 		    p->a.qp->qp_num, "flood batch");
 }
 
-static void debugfs_write(const struct dp_dev *d, const char *file,
-			  unsigned int val)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/sroce/%s/%s", d->name, file);
-	f = fopen(path, "w");
-	if (!f && errno == ENOENT)
-		dp_skip("no %s (debugfs not mounted?)", path);
-	CHECK(f, "open %s: %s", path, strerror(errno));
-	CHECK(fprintf(f, "%u\n", val) > 0 && fclose(f) == 0, "write %s: %s",
-	      path, strerror(errno));
-}
-
 /* ---- qp_lookup ------------------------------------------------------ */
 
 #define LK_R		16	/* receives per incarnation */
@@ -339,7 +324,7 @@ static void lk_create(struct lk_shared *sh, struct dp_dev *d, struct lk_slot *s,
 	unsigned int i;
 
 	if (reuse)
-		debugfs_write(d, "qp_next", atomic_load(&sh->qpn[k]));
+		dp_debugfs_write(d, "qp_next", atomic_load(&sh->qpn[k]));
 	s->qp = ud_qp(d, s->cq, LK_R, atomic_load(&sh->qkey));
 	if (reuse)
 		CHECK_EQ(s->qp->qp_num, atomic_load(&sh->qpn[k]),
