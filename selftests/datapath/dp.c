@@ -893,3 +893,22 @@ void dp_check_grh(const struct dp_pair *p, const unsigned char *g, const char *w
 		      "receiver's", what, inet_ntop(AF_INET6, g + 24, s, sizeof(s)));
 	}
 }
+
+void dp_mgid(int fam, unsigned int n, union ibv_gid *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (fam == 4) {
+		g->raw[10] = 0xff;
+		g->raw[11] = 0xff;
+		g->raw[12] = 239;
+		g->raw[13] = 1;
+		g->raw[14] = 2;
+		g->raw[15] = 3 + n;
+	} else {
+		g->raw[0] = 0xff;
+		g->raw[1] = 0x0e;
+		g->raw[11] = 5;
+		g->raw[13] = 6;
+		g->raw[15] = 7 + n;
+	}
+}

@@ -213,6 +213,11 @@ void dp_check_wc(const struct ibv_wc *wc, enum ibv_wc_status st,
 /* Check the GRH area of a UD receive: IPv4 or IPv6 header from A to B. */
 void dp_check_grh(const struct dp_pair *p, const unsigned char *grh,
 		  const char *what);
+/*
+ * The GID of multicast group @n (0, 1, ...) of the tests for the family:
+ * 239.1.2.<3 + n> (IPv4-mapped) or ff0e::5:6:<7 + n>.
+ */
+void dp_mgid(int fam, unsigned int n, union ibv_gid *g);
 
 uint64_t dp_now_ms(void);
 /*

@@ -869,6 +869,7 @@ static void test_doorbell_odp(const struct dp_case *c)
 #define MC_SLOTS	4	/* slot 0 stays attached; the others come and go */
 #define MC_R		16
 #define MC_VICTIMS	4
+#define MC_GROUP	1	/* dp_mgid(): 239.1.2.4 or ff0e::5:6:8 */
 
 struct mc_shared {
 	atomic_int go, ready, stop, victim_ready;
@@ -887,26 +888,6 @@ struct mc_slot {
 	uint64_t t_attach;
 	unsigned int life_ms;
 };
-
-/* The group: 239.1.2.4 (IPv4-mapped) or ff0e::5:6:8. */
-static void mc_mgid(int fam, union ibv_gid *g)
-{
-	memset(g, 0, sizeof(*g));
-	if (fam == 4) {
-		g->raw[10] = 0xff;
-		g->raw[11] = 0xff;
-		g->raw[12] = 239;
-		g->raw[13] = 1;
-		g->raw[14] = 2;
-		g->raw[15] = 4;
-	} else {
-		g->raw[0] = 0xff;
-		g->raw[1] = 0x0e;
-		g->raw[11] = 5;
-		g->raw[13] = 6;
-		g->raw[15] = 8;
-	}
-}
 
 static void mc_timed(struct mc_shared *sh, uint64_t t0, const char *what)
 {
@@ -1071,7 +1052,7 @@ static void mc_churn(struct mc_shared *sh, int fam)
 	union ibv_gid g;
 	int k;
 
-	mc_mgid(fam, &g);
+	dp_mgid(fam, MC_GROUP, &g);
 	dp_open(&d, 1, fam);
 	CHECK(!posix_memalign((void **)&rbuf, PG, len), "memalign");
 	mr = ibv_reg_mr(d.pd, rbuf, len, IBV_ACCESS_LOCAL_WRITE);
@@ -1176,7 +1157,7 @@ static void test_mcast(const struct dp_case *c)
 	}
 	pin(cpu_other());
 	dp_setup(&p, d, c->fam, &cfg);
-	mc_mgid(c->fam, &at.grh.dgid);
+	dp_mgid(c->fam, MC_GROUP, &at.grh.dgid);
 	at.grh.sgid_index = p.a.dev->gid_index;
 	at.grh.hop_limit = 8;
 	ah = ibv_create_ah(p.a.dev->pd, &at);
