@@ -144,6 +144,20 @@ void dp_param_set(const char *name, const char *val)
 	      strerror(errno));
 }
 
+void dp_debugfs_write(const struct dp_dev *d, const char *file, unsigned int val)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/sroce/%s/%s", d->name, file);
+	f = fopen(path, "w");
+	if (!f && errno == ENOENT)
+		dp_skip("no %s (debugfs not mounted?)", path);
+	CHECK(f, "open %s: %s", path, strerror(errno));
+	CHECK(fprintf(f, "%u\n", val) > 0 && fclose(f) == 0, "write %s: %s",
+	      path, strerror(errno));
+}
+
 /* "x,y" -> {x, y}; "x" -> {x, x}. The strings are leaked on purpose. */
 static void split2(const char *s, const char *out[2])
 {
@@ -877,5 +891,24 @@ void dp_check_grh(const struct dp_pair *p, const unsigned char *g, const char *w
 		      "sender's", what, inet_ntop(AF_INET6, g + 8, s, sizeof(s)));
 		CHECK(!memcmp(g + 24, b->gid.raw, 16), "%s: GRH DGID %s is not the "
 		      "receiver's", what, inet_ntop(AF_INET6, g + 24, s, sizeof(s)));
+	}
+}
+
+void dp_mgid(int fam, unsigned int n, union ibv_gid *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (fam == 4) {
+		g->raw[10] = 0xff;
+		g->raw[11] = 0xff;
+		g->raw[12] = 239;
+		g->raw[13] = 1;
+		g->raw[14] = 2;
+		g->raw[15] = 3 + n;
+	} else {
+		g->raw[0] = 0xff;
+		g->raw[1] = 0x0e;
+		g->raw[11] = 5;
+		g->raw[13] = 6;
+		g->raw[15] = 7 + n;
 	}
 }

@@ -148,6 +148,11 @@ uint64_t dp_counter(const struct dp_dev *d, const char *name);
  * old value comes back when the case's process exits, failed or not.
  */
 void dp_param_set(const char *name, const char *val);
+/*
+ * Write @val to the device's debugfs file @file
+ * (/sys/kernel/debug/sroce/<dev>/); skips the case without it.
+ */
+void dp_debugfs_write(const struct dp_dev *d, const char *file, unsigned int val);
 
 /* Data pattern: byte i of the message made with seed. */
 static inline unsigned char dp_pat(size_t i, uint32_t seed)
@@ -208,6 +213,11 @@ void dp_check_wc(const struct ibv_wc *wc, enum ibv_wc_status st,
 /* Check the GRH area of a UD receive: IPv4 or IPv6 header from A to B. */
 void dp_check_grh(const struct dp_pair *p, const unsigned char *grh,
 		  const char *what);
+/*
+ * The GID of multicast group @n (0, 1, ...) of the tests for the family:
+ * 239.1.2.<3 + n> (IPv4-mapped) or ff0e::5:6:<7 + n>.
+ */
+void dp_mgid(int fam, unsigned int n, union ibv_gid *g);
 
 uint64_t dp_now_ms(void);
 /*

@@ -14,26 +14,7 @@
 #include "dp.h"
 
 #define MSG 200
-
-/* The group: 239.1.2.3 (IPv4-mapped) or ff0e::5:6:7. */
-static void mgid_of(int fam, union ibv_gid *g)
-{
-	memset(g, 0, sizeof(*g));
-	if (fam == 4) {
-		g->raw[10] = 0xff;
-		g->raw[11] = 0xff;
-		g->raw[12] = 239;
-		g->raw[13] = 1;
-		g->raw[14] = 2;
-		g->raw[15] = 3;
-	} else {
-		g->raw[0] = 0xff;
-		g->raw[1] = 0x0e;
-		g->raw[11] = 5;
-		g->raw[13] = 6;
-		g->raw[15] = 7;
-	}
-}
+#define MC_GROUP 0	/* dp_mgid(): 239.1.2.3 or ff0e::5:6:7 */
 
 static struct ibv_ah *mcast_ah(struct dp_end *e, const union ibv_gid *mgid)
 {
@@ -118,7 +99,7 @@ static void test_fanout(const struct dp_case *c)
 
 	dp_setup(&p, d, c->fam, &cfg);
 	dp_pair_create(&q, &d[0], &d[1], &cfg);
-	mgid_of(c->fam, &g);
+	dp_mgid(c->fam, MC_GROUP, &g);
 	ah = mcast_ah(&p.a, &g);
 	attach(&p.b, &g);
 	attach(&q.b, &g);
@@ -174,7 +155,7 @@ static void test_errors(const struct dp_case *c)
 
 	dp_setup(&p, d, c->fam, &ud);
 	dp_pair_create(&r, &d[0], &d[1], &rc);
-	mgid_of(c->fam, &g);
+	dp_mgid(c->fam, MC_GROUP, &g);
 	uni = p.a.dev->gid;
 
 	/* Only UD QPs join groups (IBA 10.5); only multicast GIDs are groups. */

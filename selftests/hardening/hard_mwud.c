@@ -37,20 +37,6 @@
 #define WIN_LEN 4096
 #define GSI_QKEY 0x80010000u
 
-/* Write @val to B's debugfs file @file (/sys/kernel/debug/sroce/<dev>/). */
-static void debugfs_write(const struct dp_dev *d, const char *file, unsigned int val)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/sroce/%s/%s", d->name, file);
-	f = fopen(path, "w");
-	if (!f && errno == ENOENT)
-		dp_skip("no %s (debugfs not mounted?)", path);
-	CHECK(f, "open %s: %m", path);
-	CHECK(fprintf(f, "%u\n", val) > 0 && fclose(f) == 0, "write %s: %m", path);
-}
-
 static void post_write(struct dp_pair *p, uint64_t addr, uint32_t rkey, uint64_t wr_id)
 {
 	struct ibv_sge ls = { (uintptr_t)p->a.buf.p, 64, p->a.buf.mr->lkey };
@@ -107,7 +93,7 @@ static void test_mw2_qpn_reused(const struct dp_case *c)
 		CHECK(pd2, "alloc_pd: %m");
 		d[1].pd = pd2;
 	}
-	debugfs_write(&d[1], "qp_next", qpn);
+	dp_debugfs_write(&d[1], "qp_next", qpn);
 	dp_pair_create(&py, &d[0], &d[1], &cfg);
 	d[1].pd = pd_b;
 	CHECK_EQ(py.b.qp->qp_num, qpn, "Y's QPN (X's, through qp_next)");

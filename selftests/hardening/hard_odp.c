@@ -36,20 +36,18 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fuse.h>
 #include <linux/userfaultfd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "../errors/err.h"
+#include "fuse_file.h"
 
 #define PG		4096UL
 #define NSLOT		16
@@ -1234,127 +1232,6 @@ static unsigned char fuse_byte(uint64_t off)
 	return (unsigned char)(off * 7 + 3);
 }
 
-static void fuse_reply(int fd, uint64_t unique, int error, const void *p,
-		       size_t len)
-{
-	unsigned char buf[sizeof(struct fuse_out_header) + 128 * KiB];
-	struct fuse_out_header *oh = (void *)buf;
-
-	oh->len = sizeof(*oh) + len;
-	oh->error = error;
-	oh->unique = unique;
-	if (len)
-		memcpy(buf + sizeof(*oh), p, len);
-	if (write(fd, buf, oh->len) < 0 && errno != ENOENT)
-		_exit(3);
-}
-
-static void fuse_attr_of(struct fuse_attr *a, uint64_t ino)
-{
-	memset(a, 0, sizeof(*a));
-	a->ino = ino;
-	a->nlink = 1;
-	a->blksize = 4096;
-	if (ino == FUSE_ROOT_ID) {
-		a->mode = S_IFDIR | 0755;
-	} else {
-		a->mode = S_IFREG | 0644;
-		a->size = FUSE_FILE_LEN;
-		a->blocks = FUSE_FILE_LEN / 512;
-	}
-}
-
-/*
- * A FUSE daemon of one file, "f", of FUSE_FILE_LEN bytes (fuse_byte()),
- * on /dev/fuse directly: enough for open, mmap and page faults.
- */
-static void fuse_serve(int fd)
-{
-	static unsigned char in[FUSE_MIN_READ_BUFFER + 128 * KiB];
-	static unsigned char data[128 * KiB];
-
-	for (;;) {
-		struct fuse_in_header *ih = (void *)in;
-		void *arg = in + sizeof(*ih);
-		ssize_t n = read(fd, in, sizeof(in));
-
-		if (n < 0 && (errno == EINTR || errno == ENOENT || errno == EAGAIN))
-			continue;
-		if (n < (ssize_t)sizeof(*ih))
-			_exit(0);	/* unmounted (ENODEV) */
-		switch (ih->opcode) {
-		case FUSE_INIT: {
-			struct fuse_init_out o = {
-				.major = FUSE_KERNEL_VERSION,
-				.minor = FUSE_KERNEL_MINOR_VERSION,
-				.max_readahead = 128 * KiB, .max_background = 16,
-				.congestion_threshold = 12, .max_write = 128 * KiB,
-				.time_gran = 1, .max_pages = 32,
-			};
-
-			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_LOOKUP: {
-			struct fuse_entry_out o = { 0 };
-
-			if (ih->nodeid != FUSE_ROOT_ID || strcmp(arg, "f")) {
-				fuse_reply(fd, ih->unique, -ENOENT, NULL, 0);
-				break;
-			}
-			o.nodeid = 2;
-			o.entry_valid = 3600;
-			o.attr_valid = 3600;
-			fuse_attr_of(&o.attr, 2);
-			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_GETATTR: {
-			struct fuse_attr_out o = { .attr_valid = 3600 };
-
-			fuse_attr_of(&o.attr, ih->nodeid);
-			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_OPEN: {
-			struct fuse_open_out o = { .fh = 1 };
-
-			fuse_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_READ: {
-			struct fuse_read_in *r = arg;
-			uint64_t i, len = r->size;
-
-			if (r->offset >= FUSE_FILE_LEN)
-				len = 0;
-			else if (len > FUSE_FILE_LEN - r->offset)
-				len = FUSE_FILE_LEN - r->offset;
-			if (len > sizeof(data))
-				len = sizeof(data);
-			for (i = 0; i < len; i++)
-				data[i] = fuse_byte(r->offset + i);
-			fuse_reply(fd, ih->unique, 0, data, len);
-			break;
-		}
-		case FUSE_FLUSH:
-		case FUSE_RELEASE:
-			fuse_reply(fd, ih->unique, 0, NULL, 0);
-			break;
-		case FUSE_FORGET:
-		case FUSE_BATCH_FORGET:
-		case FUSE_INTERRUPT:
-			break;		/* no reply */
-		case FUSE_DESTROY:
-			fuse_reply(fd, ih->unique, 0, NULL, 0);
-			_exit(0);
-		default:
-			fuse_reply(fd, ih->unique, -ENOSYS, NULL, 0);
-			break;
-		}
-	}
-}
-
 /* A verb in a thread created beforehand, run when go is set. */
 struct gated {
 	int (*fn)(void *obj);
@@ -1456,45 +1333,28 @@ enum { FV_QUERY, FV_ERR, FV_DESTROY, FV_DEREG, FV_MMAP, FV_N };
  */
 static void test_fuse(const struct dp_case *c)
 {
-	char dir[] = "/tmp/sroce_fuse.XXXXXX", opts[128], path[64];
+	struct fuse_file ff = {
+		.name = "sroce_fuse", .len = FUSE_FILE_LEN, .byte = fuse_byte,
+		.max_readahead = 128 * KiB,
+	};
 	static const char *const what[FV_N] = {
 		"query_qp of B", "modify_qp of B to ERR", "destroy_qp of B",
 		"dereg_mr of B's MR", "mmap+munmap of the process",
 	};
 	struct gated g[FV_N];
 	unsigned char *fp, *a;
-	int fd, ffd, i, done[FV_N];
+	int i, done[FV_N];
 	long destroy_sc = -1;
 	struct ibv_mr *mr;
 	struct ibv_wc wc;
 	pthread_t t[FV_N];
 	uint64_t t0;
 	size_t k;
-	pid_t pid;
 	struct ho h;
 
 	ho_setup(&h, K_MUNMAP, c->arg);
-	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-	ffd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
-	if (ffd < 0 && (errno == ENOENT || errno == ENODEV))
-		dp_skip("no /dev/fuse");
-	CHECK(ffd >= 0, "/dev/fuse: %s", strerror(errno));
-	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0",
-		 ffd);
-	CHECK(!mount("sroce_fuse", dir, "fuse", MS_NOSUID | MS_NODEV, opts),
-	      "mount fuse: %s", strerror(errno));
-	fflush(stdout);
-	pid = fork();
-	CHECK(pid >= 0, "fork");
-	if (!pid)
-		fuse_serve(ffd);
-	close(ffd);
-	snprintf(path, sizeof(path), "%s/f", dir);
-	fd = open(path, O_RDONLY);
-	CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
-	fp = mmap(NULL, FUSE_FILE_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	CHECK(fp != MAP_FAILED, "mmap the FUSE file: %s", strerror(errno));
-	madvise(fp, FUSE_FILE_LEN, MADV_RANDOM);	/* no readahead */
+	fuse_file_start(&ff);
+	fp = ff.map;
 	if (c->arg)
 		mr = h.bmr;
 	else
@@ -1539,7 +1399,7 @@ static void test_fuse(const struct dp_case *c)
 		 * would resolve the fault of its own process's QP itself).
 		 */
 		dp_param_set("inline_engines", "N");
-		CHECK(!kill(pid, SIGSTOP), "SIGSTOP");
+		CHECK(!kill(ff.daemon, SIGSTOP), "SIGSTOP");
 		usleep(100000);
 		w.wr_id = 2;
 		w.wr.rdma.remote_addr = (uintptr_t)fp + FUSE_FILE_LEN / 2;
@@ -1561,7 +1421,7 @@ static void test_fuse(const struct dp_case *c)
 	}
 
 	/* Go on before any check fails: the process's exit would wait too. */
-	CHECK(!kill(pid, SIGCONT), "SIGCONT");
+	CHECK(!kill(ff.daemon, SIGCONT), "SIGCONT");
 	CHECK(done[FV_QUERY], "query_qp of B waited for a fault on memory the process controls");
 	CHECK(done[FV_ERR], "modify_qp of B waited for a fault on memory the process controls");
 	CHECK(done[FV_DESTROY] || destroy_sc == SYS_munmap,
@@ -1584,12 +1444,7 @@ static void test_fuse(const struct dp_case *c)
 		h.bmr = NULL;
 	dp_poll(h.p.a.scq, &wc, DP_TIMEOUT_MS, "A's READ after B went");
 	NOTE("A's READ: %s", ibv_wc_status_str(wc.status));
-	munmap(fp, FUSE_FILE_LEN);
-	close(fd);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	umount2(dir, MNT_DETACH);
-	rmdir(dir);
+	fuse_file_stop(&ff);
 	ho_teardown(&h);
 }
 

@@ -47,20 +47,16 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/fuse.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../errors/err.h"
+#include "fuse_file.h"
 
 #define PG		4096UL
 #define MSG		64		/* flood message: seq, then pattern */
@@ -263,21 +259,6 @@ static void flood_batch(struct dp_pair *p, struct ibv_ah *ah, uint32_t qpn,
 		    p->a.qp->qp_num, "flood batch");
 }
 
-static void debugfs_write(const struct dp_dev *d, const char *file,
-			  unsigned int val)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/sroce/%s/%s", d->name, file);
-	f = fopen(path, "w");
-	if (!f && errno == ENOENT)
-		dp_skip("no %s (debugfs not mounted?)", path);
-	CHECK(f, "open %s: %s", path, strerror(errno));
-	CHECK(fprintf(f, "%u\n", val) > 0 && fclose(f) == 0, "write %s: %s",
-	      path, strerror(errno));
-}
-
 /* ---- qp_lookup ------------------------------------------------------ */
 
 #define LK_R		16	/* receives per incarnation */
@@ -343,7 +324,7 @@ static void lk_create(struct lk_shared *sh, struct dp_dev *d, struct lk_slot *s,
 	unsigned int i;
 
 	if (reuse)
-		debugfs_write(d, "qp_next", atomic_load(&sh->qpn[k]));
+		dp_debugfs_write(d, "qp_next", atomic_load(&sh->qpn[k]));
 	s->qp = ud_qp(d, s->cq, LK_R, atomic_load(&sh->qkey));
 	if (reuse)
 		CHECK_EQ(s->qp->qp_num, atomic_load(&sh->qpn[k]),
@@ -467,20 +448,17 @@ static void test_qp_lookup(const struct dp_case *c)
 
 #define FZ_LEN		(64 * MiB)
 #define FZ_PAGES	(FZ_LEN / PG)
-#define FZ_HELD		256
 
+/* Shared with the daemon. */
 struct fz_log {
 	atomic_int hold;		/* READ replies wait while set */
-	atomic_uint reads, held;
 	atomic_int reader[FZ_PAGES];	/* task that read the page last */
 };
 
 struct fz {
-	char dir[40];
-	pid_t daemon;
-	int fd;
-	unsigned char *map;
+	struct fuse_file f;
 	struct fz_log *log;
+	int cpu;			/* the daemon's */
 };
 
 static unsigned char fz_byte(uint64_t off)
@@ -488,213 +466,60 @@ static unsigned char fz_byte(uint64_t off)
 	return (unsigned char)(off * 7 + 3 + (off >> 12) * 13);
 }
 
-static void fz_reply(int fd, uint64_t unique, int error, const void *p,
-		     size_t len)
+static void fz_daemon_start(void *ctx)
 {
-	static unsigned char buf[sizeof(struct fuse_out_header) + 128 * KiB];
-	struct fuse_out_header *oh = (void *)buf;
+	const struct fz *z = ctx;
 
-	oh->len = sizeof(*oh) + len;
-	oh->error = error;
-	oh->unique = unique;
-	if (len)
-		memcpy(buf + sizeof(*oh), p, len);
-	if (write(fd, buf, oh->len) < 0 && errno != ENOENT)
-		_exit(3);
+	pin(z->cpu);
 }
 
-static void fz_attr(struct fuse_attr *a, uint64_t ino)
+/* Note the task that made the READ (that faulted the page in) per page. */
+static void fz_on_read(void *ctx, uint32_t pid, uint64_t off, uint32_t size)
 {
-	memset(a, 0, sizeof(*a));
-	a->ino = ino;
-	a->nlink = 1;
-	a->blksize = PG;
-	if (ino == FUSE_ROOT_ID) {
-		a->mode = S_IFDIR | 0755;
-	} else {
-		a->mode = S_IFREG | 0644;
-		a->size = FZ_LEN;
-		a->blocks = FZ_LEN / 512;
-	}
+	const struct fz *z = ctx;
+	uint64_t pg;
+
+	for (pg = off / PG; pg < FZ_PAGES && pg * PG < off + size; pg++)
+		atomic_store(&z->log->reader[pg], (int)pid);
 }
 
-static void fz_read_reply(int fd, uint64_t unique, uint64_t off, uint64_t len)
+static int fz_hold(void *ctx)
 {
-	static unsigned char data[128 * KiB];
-	uint64_t i;
+	const struct fz *z = ctx;
 
-	if (off >= FZ_LEN)
-		len = 0;
-	else if (len > FZ_LEN - off)
-		len = FZ_LEN - off;
-	if (len > sizeof(data))
-		len = sizeof(data);
-	for (i = 0; i < len; i++)
-		data[i] = fz_byte(off + i);
-	fz_reply(fd, unique, 0, data, len);
+	return atomic_load(&z->log->hold);
 }
 
 /*
- * The daemon of one file, "f", of FZ_LEN bytes (fz_byte()), on /dev/fuse
- * directly. Each READ notes the task that made it (the task that faulted
- * the page in) per page; while hold is set, READ replies wait.
+ * The file, "f", of FZ_LEN bytes (fz_byte()) of a daemon on @cpu, mapped
+ * privately. Each READ notes its task; while hold is set, READ replies wait.
  */
-static void fz_serve(int fd, struct fz_log *log)
-{
-	static unsigned char in[FUSE_MIN_READ_BUFFER + 128 * KiB];
-	static struct { uint64_t unique, off, len; } held[FZ_HELD];
-	unsigned int nheld = 0, i;
-
-	for (;;) {
-		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		struct fuse_in_header *ih = (void *)in;
-		void *arg = in + sizeof(*ih);
-		ssize_t n;
-
-		if (nheld && !atomic_load(&log->hold)) {
-			for (i = 0; i < nheld; i++)
-				fz_read_reply(fd, held[i].unique, held[i].off,
-					      held[i].len);
-			nheld = 0;
-			atomic_store(&log->held, 0);
-		}
-		n = poll(&pf, 1, 5);
-		if (n <= 0)
-			continue;
-		if (pf.revents & (POLLERR | POLLHUP | POLLNVAL))
-			_exit(0);
-		n = read(fd, in, sizeof(in));
-		if (n < 0 && (errno == EINTR || errno == ENOENT || errno == EAGAIN))
-			continue;
-		if (n < (ssize_t)sizeof(*ih))
-			_exit(0);	/* unmounted (ENODEV) */
-		switch (ih->opcode) {
-		case FUSE_INIT: {
-			struct fuse_init_out o = {
-				.major = FUSE_KERNEL_VERSION,
-				.minor = FUSE_KERNEL_MINOR_VERSION,
-				/* No readahead: a fault reads its page only. */
-				.max_readahead = 0, .max_background = 16,
-				.congestion_threshold = 12, .max_write = 128 * KiB,
-				.time_gran = 1, .max_pages = 32,
-			};
-
-			fz_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_LOOKUP: {
-			struct fuse_entry_out o = { 0 };
-
-			if (ih->nodeid != FUSE_ROOT_ID || strcmp(arg, "f")) {
-				fz_reply(fd, ih->unique, -ENOENT, NULL, 0);
-				break;
-			}
-			o.nodeid = 2;
-			o.entry_valid = 3600;
-			o.attr_valid = 3600;
-			fz_attr(&o.attr, 2);
-			fz_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_GETATTR: {
-			struct fuse_attr_out o = { .attr_valid = 3600 };
-
-			fz_attr(&o.attr, ih->nodeid);
-			fz_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_OPEN: {
-			struct fuse_open_out o = { .fh = 1 };
-
-			fz_reply(fd, ih->unique, 0, &o, sizeof(o));
-			break;
-		}
-		case FUSE_READ: {
-			struct fuse_read_in *r = arg;
-			uint64_t pg;
-
-			for (pg = r->offset / PG;
-			     pg < FZ_PAGES && pg * PG < r->offset + r->size; pg++)
-				atomic_store(&log->reader[pg], (int)ih->pid);
-			atomic_fetch_add(&log->reads, 1);
-			if (atomic_load(&log->hold) && nheld < FZ_HELD) {
-				held[nheld].unique = ih->unique;
-				held[nheld].off = r->offset;
-				held[nheld].len = r->size;
-				nheld++;
-				atomic_store(&log->held, nheld);
-				break;
-			}
-			fz_read_reply(fd, ih->unique, r->offset, r->size);
-			break;
-		}
-		case FUSE_FLUSH:
-		case FUSE_RELEASE:
-			fz_reply(fd, ih->unique, 0, NULL, 0);
-			break;
-		case FUSE_FORGET:
-		case FUSE_BATCH_FORGET:
-		case FUSE_INTERRUPT:
-			break;		/* no reply */
-		case FUSE_DESTROY:
-			fz_reply(fd, ih->unique, 0, NULL, 0);
-			_exit(0);
-		default:
-			fz_reply(fd, ih->unique, -ENOSYS, NULL, 0);
-			break;
-		}
-	}
-}
-
-/* Mount the file, start its daemon (on @cpu), map the file privately. */
 static void fz_start(struct fz *z, int cpu)
 {
-	char opts[128], path[64];
-	int ffd;
-
 	memset(z, 0, sizeof(*z));
 	z->log = shm_alloc(sizeof(*z->log));
-	snprintf(z->dir, sizeof(z->dir), "/tmp/sroce_race.XXXXXX");
-	CHECK(mkdtemp(z->dir), "mkdtemp: %s", strerror(errno));
-	ffd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
-	if (ffd < 0 && (errno == ENOENT || errno == ENODEV)) {
-		rmdir(z->dir);
-		dp_skip("no /dev/fuse");
-	}
-	CHECK(ffd >= 0, "/dev/fuse: %s", strerror(errno));
-	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0",
-		 ffd);
-	CHECK(!mount("sroce_race", z->dir, "fuse", MS_NOSUID | MS_NODEV, opts),
-	      "mount fuse: %s", strerror(errno));
-	z->daemon = fork_child();
-	if (!z->daemon) {
-		pin(cpu);
-		fz_serve(ffd, z->log);
-	}
-	close(ffd);
-	snprintf(path, sizeof(path), "%s/f", z->dir);
-	z->fd = open(path, O_RDONLY);
-	CHECK(z->fd >= 0, "open %s: %s", path, strerror(errno));
-	z->map = mmap(NULL, FZ_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE, z->fd, 0);
-	CHECK(z->map != MAP_FAILED, "mmap the FUSE file: %s", strerror(errno));
-	madvise(z->map, FZ_LEN, MADV_RANDOM);
+	z->cpu = cpu;
+	z->f.name = "sroce_race";
+	z->f.len = FZ_LEN;
+	z->f.byte = fz_byte;
+	z->f.max_readahead = 0;		/* a fault reads its page only */
+	z->f.ctx = z;
+	z->f.daemon_start = fz_daemon_start;
+	z->f.on_read = fz_on_read;
+	z->f.hold = fz_hold;
+	fuse_file_start(&z->f);
 }
 
 static void fz_stop(struct fz *z)
 {
 	atomic_store(&z->log->hold, 0);
-	munmap(z->map, FZ_LEN);
-	close(z->fd);
-	umount2(z->dir, MNT_DETACH);
-	kill(z->daemon, SIGKILL);
-	waitpid(z->daemon, NULL, 0);
-	rmdir(z->dir);
+	fuse_file_stop(&z->f);
 	munmap(z->log, sizeof(*z->log));
 }
 
 static int fz_reader(const struct fz *z, const unsigned char *p)
 {
-	return atomic_load(&z->log->reader[(p - z->map) / PG]);
+	return atomic_load(&z->log->reader[(p - z->f.map) / PG]);
 }
 
 /* ---- doorbell: ODP faults of one process in another's doorbell ------- */
@@ -728,7 +553,7 @@ static void db_setup(struct dbw *w, const struct fz *z, int region, int fam)
 	struct dp_cfg cfg = { .type = IBV_QPT_RC, .buf_len = 64 * KiB };
 
 	dp_setup(&w->p, w->d, fam, &cfg);
-	w->x = z->map + (size_t)region * DB_REGION;
+	w->x = z->f.map + (size_t)region * DB_REGION;
 	w->y = w->x + DB_HALF;
 	w->amr = ibv_reg_mr(w->d[0].pd, w->y, DB_HALF, ODP_ACCESS);
 	CHECK(w->amr, "reg_mr ODP over the FUSE file (A): %s", strerror(errno));
@@ -784,7 +609,7 @@ static void db_check(struct dbw *w, const struct fz *z, int who, unsigned int r)
 {
 	const unsigned char *y = w->y + r * PG + DB_YOFF;
 	const unsigned char *b = w->p.b.buf.p + DB_BOFF;
-	uint64_t yoff = y - z->map;
+	uint64_t yoff = y - z->f.map;
 	struct ibv_wc wc;
 	size_t i;
 
@@ -1044,6 +869,7 @@ static void test_doorbell_odp(const struct dp_case *c)
 #define MC_SLOTS	4	/* slot 0 stays attached; the others come and go */
 #define MC_R		16
 #define MC_VICTIMS	4
+#define MC_GROUP	1	/* dp_mgid(): 239.1.2.4 or ff0e::5:6:8 */
 
 struct mc_shared {
 	atomic_int go, ready, stop, victim_ready;
@@ -1062,26 +888,6 @@ struct mc_slot {
 	uint64_t t_attach;
 	unsigned int life_ms;
 };
-
-/* The group: 239.1.2.4 (IPv4-mapped) or ff0e::5:6:8. */
-static void mc_mgid(int fam, union ibv_gid *g)
-{
-	memset(g, 0, sizeof(*g));
-	if (fam == 4) {
-		g->raw[10] = 0xff;
-		g->raw[11] = 0xff;
-		g->raw[12] = 239;
-		g->raw[13] = 1;
-		g->raw[14] = 2;
-		g->raw[15] = 4;
-	} else {
-		g->raw[0] = 0xff;
-		g->raw[1] = 0x0e;
-		g->raw[11] = 5;
-		g->raw[13] = 6;
-		g->raw[15] = 8;
-	}
-}
 
 static void mc_timed(struct mc_shared *sh, uint64_t t0, const char *what)
 {
@@ -1246,7 +1052,7 @@ static void mc_churn(struct mc_shared *sh, int fam)
 	union ibv_gid g;
 	int k;
 
-	mc_mgid(fam, &g);
+	dp_mgid(fam, MC_GROUP, &g);
 	dp_open(&d, 1, fam);
 	CHECK(!posix_memalign((void **)&rbuf, PG, len), "memalign");
 	mr = ibv_reg_mr(d.pd, rbuf, len, IBV_ACCESS_LOCAL_WRITE);
@@ -1351,7 +1157,7 @@ static void test_mcast(const struct dp_case *c)
 	}
 	pin(cpu_other());
 	dp_setup(&p, d, c->fam, &cfg);
-	mc_mgid(c->fam, &at.grh.dgid);
+	dp_mgid(c->fam, MC_GROUP, &at.grh.dgid);
 	at.grh.sgid_index = p.a.dev->gid_index;
 	at.grh.hop_limit = 8;
 	ah = ibv_create_ah(p.a.dev->pd, &at);
