@@ -240,6 +240,55 @@ static void test_rc_responder_in_error(const struct dp_case *c)
 }
 
 /*
+ * seed-rules R1.7, R2.4: the responder acknowledges what it executed even
+ * when its QP is destroyed at once. B destroys its QP as soon as it has
+ * polled the receive completion, which can be while B's engines still run
+ * and before they sent the ACK they owed (ACKs are coalesced to the end of
+ * a run): A's SEND must still complete successfully, never run out of
+ * retries (a retransmission finds B's QP gone). Rounds of one SEND each,
+ * the ACK timer at 67 ms and one retry, so a lost ACK fails in ~0.2 s.
+ */
+static void test_rc_ack_before_destroy(const struct dp_case *c)
+{
+	struct dp_cfg cfg = {
+		.type = IBV_QPT_RC, .rc_timers = 1, .timeout = 14,
+		.retry_cnt = 1, .rnr_retry = 7, .min_rnr_timer = 12,
+	};
+	const unsigned int rounds = 200;
+	struct dp_dev d[2];
+	struct dp_pair p;
+	struct dp_sgl s, r;
+	struct ibv_wc wc;
+	unsigned int i;
+
+	dp_open(&d[0], 0, c->fam);
+	dp_open(&d[1], 1, c->fam);
+	for (i = 0; i < rounds; i++) {
+		dp_pair_create(&p, &d[0], &d[1], &cfg);
+		dp_sgl_make(&r, &p.b.buf, 0, 64, 1, 0);
+		dp_post_recv(&p.b, i, r.sge, r.n);
+		dp_sgl_make(&s, &p.a.buf, 0, 64, 1, 0);
+		dp_sgl_fill(&s, i);
+		dp_send_wr(&p, IBV_WR_SEND, i, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+		dp_poll(p.b.rcq, &wc, DP_TIMEOUT_MS, "B's receive");
+		CHECK(!ibv_destroy_qp(p.b.qp), "destroy B's QP: %s", strerror(errno));
+		p.b.qp = NULL;
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, i, wc.qp_num,
+			    "B's receive");
+		dp_poll(p.a.scq, &wc, DP_TIMEOUT_MS, "A's SEND");
+		if (wc.status != IBV_WC_SUCCESS)
+			FAIL("round %u: A's SEND ended with %s: B's ACK was lost "
+			     "when B destroyed its QP", i,
+			     ibv_wc_status_str(wc.status));
+		dp_pair_destroy(&p);
+	}
+	NOTE("%u SENDs each acknowledged although B destroyed its QP right "
+	     "after the receive completion", rounds);
+	dp_close(&d[1]);
+	dp_close(&d[0]);
+}
+
+/*
  * SEND with invalidate (RC): B binds a type 2 memory window, A writes
  * through it, A's SEND_WITH_INV names its rkey; B's receive completion says
  * WITH_INV with that rkey, and a later WRITE through it is refused
@@ -345,6 +394,7 @@ static const struct dp_case cases[] = {
 	{ "UD_wrong_qkey_dropped_v4", test_bad_qkey, IBV_QPT_UD, 4 },
 	{ "RC_send_completes_on_ack_v4", test_rc_send_waits, IBV_QPT_RC, 4 },
 	{ "RC_responder_in_error_retry_exceeded_v4", test_rc_responder_in_error, IBV_QPT_RC, 4 },
+	{ "RC_acked_although_responder_destroyed_v4", test_rc_ack_before_destroy, IBV_QPT_RC, 4 },
 	{ "RC_SEND_WITH_INV_v4", test_send_inv, IBV_QPT_RC, 4 },
 	{ "RC_SEND_WITH_INV_v6", test_send_inv, IBV_QPT_RC, 6 },
 };
