@@ -129,3 +129,23 @@ void rel_netem(char end, const char *args)
 	rc = system(cmd);
 	CHECK(!args || rc == 0, "'%s' failed (%d): is sch_netem available?", cmd, rc);
 }
+
+void rel_send_msg(struct dp_pair *p, size_t len, uint32_t seed)
+{
+	struct dp_sgl s, r;
+	struct ibv_wc wc;
+
+	dp_sgl_make(&s, &p->a.buf, 0, len, 1, 0);
+	dp_sgl_fill(&s, seed);
+	dp_sgl_make(&r, &p->b.buf, 0, len, 1, 0);
+	dp_sgl_clear(&r, 0x5a);
+	dp_post_recv(&p->b, seed, r.sge, r.n);
+	dp_send_wr(p, IBV_WR_SEND, seed, &s, IBV_SEND_SIGNALED, 0, 0, 0);
+	dp_poll(p->a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, seed, p->a.qp->qp_num, "SEND");
+	dp_poll(p->b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, seed, p->b.qp->qp_num, "RECV");
+	CHECK_EQ(wc.byte_len, len, "receive byte_len");
+	dp_sgl_check(&r, seed, 0x5a, "received message");
+	dp_expect_none(p->b.rcq, 100, "a second receive completion");
+}

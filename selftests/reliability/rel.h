@@ -22,6 +22,13 @@ enum {
 	OP_CMP_SWAP = 0x13, OP_FETCH_ADD = 0x14,
 };
 
+/*
+ * A SEND of @len bytes from A into a fresh receive WQE of B, checked:
+ * both completions, byte_len, the data, and one receive completion only
+ * (seed-rules R2.6: executed once).
+ */
+void rel_send_msg(struct dp_pair *p, size_t len, uint32_t seed);
+
 /* Arm a drop rule: dir "tx" or "rx", rule as in fault-injection.md. */
 void rel_fault(const struct dp_end *e, const char *dir, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

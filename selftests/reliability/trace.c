@@ -246,23 +246,10 @@ static void ctx_down(struct trctx *x)
 	free(x->trace);
 }
 
-/* A SEND of x->len bytes from A into a WQE of B, checked. */
+/* A SEND of x->len bytes from A into a fresh WQE of B, checked. */
 static void send_msg(struct trctx *x, uint32_t seed)
 {
-	struct dp_sgl s, r;
-	struct ibv_wc wc;
-
-	dp_sgl_make(&s, &x->p.a.buf, 0, x->len, 1, 0);
-	dp_sgl_fill(&s, seed);
-	dp_sgl_make(&r, &x->p.b.buf, 0, x->len, 1, 0);
-	dp_sgl_clear(&r, 0x5a);
-	dp_post_recv(&x->p.b, seed, r.sge, r.n);
-	dp_send_wr(&x->p, IBV_WR_SEND, seed, &s, IBV_SEND_SIGNALED, 0, 0, 0);
-	dp_poll(x->p.a.scq, &wc, DP_TIMEOUT_MS, "SEND completion");
-	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_SEND, seed, x->qpn_a, "SEND");
-	dp_poll(x->p.b.rcq, &wc, DP_TIMEOUT_MS, "receive completion");
-	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RECV, seed, x->qpn_b, "RECV");
-	dp_sgl_check(&r, seed, 0x5a, "received message");
+	rel_send_msg(&x->p, x->len, seed);
 }
 
 /* Every retransmit event of A's QP matches A's counters, cause by cause. */
