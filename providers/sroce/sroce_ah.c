@@ -6,6 +6,7 @@
 #include <infiniband/driver.h>
 
 #include "sroce.h"
+#include "sroce_wqe.h"
 
 static struct ibv_ah *sroce_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
@@ -44,3 +45,8 @@ const struct verbs_context_ops sroce_ah_ctx_ops = {
 	.create_ah = sroce_create_ah,
 	.destroy_ah = sroce_destroy_ah,
 };
+
+uint32_t sroce_ah_index(struct ibv_ah *ah)
+{
+	return to_sah(ah)->ah_index;
+}

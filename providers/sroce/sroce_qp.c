@@ -94,11 +94,6 @@ static bool sq_state_ok(enum ibv_qp_state state)
 	       state == IBV_QPS_SQE || state == IBV_QPS_ERR;
 }
 
-uint32_t sroce_ah_index(struct ibv_ah *ah)
-{
-	return container_of(ah, struct sroce_ah, ibv_ah)->ah_index;
-}
-
 static int sroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 			   struct ibv_send_wr **bad_wr)
 {

@@ -39,7 +39,7 @@ struct sroce_sq_caps {
 
 /*
  * The AH's index for wr.ud.ah_index (sroce_create_ah_resp.ah_index).
- * Defined by sroce_qp.c, which knows struct sroce_ah; by the host test
+ * Defined by sroce_ah.c, which knows struct sroce_ah; by the host test
  * otherwise.
  */
 uint32_t sroce_ah_index(struct ibv_ah *ah);
