@@ -1405,8 +1405,18 @@ static void test_fuse(const struct dp_case *c)
 	dp_expect_none(h.p.a.scq, 1000, "READ whose fault the stopped daemon holds");
 	NOTE("READ of a page the stopped daemon holds: no completion after 1 s");
 
-	/* Each gets 2 s; one that waits is left waiting. */
+	/*
+	 * Each gets 2 s. One that waits is left waiting, and the QP verbs
+	 * after it are not tried (destroy_qp would get EBUSY while another
+	 * verb is in the QP); the mmap is tried in any case.
+	 */
 	for (i = 0; i < FV_N; i++) {
+		if (i != FV_MMAP && i && !done[i - 1]) {
+			done[i] = 0;
+			NOTE("daemon stopped: %s not tried (the one before waits)",
+			     what[i]);
+			continue;
+		}
 		done[i] = gated_run(&g[i], 2000);
 		if (i == FV_DESTROY && !done[i])
 			destroy_sc = thread_syscall(g[i].tid);
