@@ -216,10 +216,14 @@ static int sroce_dev_create(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	spin_lock_init(&sdev->port_lock);
 	sdev->port_state = sroce_port_state(sdev);
-	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC);
-	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
-	xa_init_flags(&sdev->srq_xa, XA_FLAGS_ALLOC1);
-	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
+	/*
+	 * IRQ-safe, and said so: an allocation that may sleep drops the
+	 * lock of the type the flags give (__xas_nomem).
+	 */
+	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&sdev->srq_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	sroce_mcast_init(&sdev->mcast);
 	sroce_init_device_attrs(sdev);
 	sroce_fault_dev_init(sdev);
