@@ -18,6 +18,7 @@
 #include <rdma/ib_mad.h>
 #include "sroce_ah.h"
 #include "sroce_mr.h"
+#include "sroce_work.h"
 #include "sroce_mw.h"
 #include "sroce_ring.h"
 #include "aeth.h"
@@ -320,8 +321,16 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 
 	ib_len = info->length + paylen + h.pad + SROCE_ICRC_LEN;
 	skb = sroce_net_alloc_skb(qp->sdev, &av, ib_len);
-	if (!skb)
-		return 1;	/* out of memory: try again later */
+	if (!skb) {
+		/*
+		 * Out of memory: again from the work item. Nothing else may
+		 * come to run the requester: a UD QP, or an RC QP with
+		 * nothing in flight, has no timer armed.
+		 */
+		qp->req.noack_pkts = noack_pkts;
+		sroce_qp_schedule(qp);
+		return 1;
+	}
 	if (sroce_build_hdrs(skb->data, ib_len, &h) < 0) {
 		kfree_skb(skb);
 		sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
