@@ -15,6 +15,30 @@
 #include "sroce_param.h"
 #include "timers.h"
 
+/*
+ * Fewer QPs, CQs, SRQs or MRs per device than sroce can hold, as
+ * mlx4_core's log_num_qp and friends: a host can bound what one device
+ * takes, and a test reaches the limit in seconds instead of filling the
+ * memory of a small guest. Read when a device is added; 0 (the default)
+ * is sroce's maximum, and a value under SROCE_MIN_OBJS is raised to it
+ * (room for the core's own objects: ib_mad's QP1, CQ, PD and its MR).
+ */
+#define SROCE_MIN_OBJS 16
+static unsigned int max_qp, max_cq, max_srq, max_mr;
+module_param(max_qp, uint, 0644);
+MODULE_PARM_DESC(max_qp, "QPs per device added later (0: the maximum, 65536)");
+module_param(max_cq, uint, 0644);
+MODULE_PARM_DESC(max_cq, "CQs per device added later (0: the maximum, 65536)");
+module_param(max_srq, uint, 0644);
+MODULE_PARM_DESC(max_srq, "SRQs per device added later (0: the maximum, 65536)");
+module_param(max_mr, uint, 0644);
+MODULE_PARM_DESC(max_mr, "MRs per device added later (0: the maximum, 262144)");
+
+static u32 sroce_obj_limit(unsigned int param, u32 max)
+{
+	return param ? clamp_t(u32, param, SROCE_MIN_OBJS, max) : max;
+}
+
 void sroce_init_device_attrs(struct sroce_dev *sdev)
 {
 	struct ib_device_attr *a = &sdev->attr;
@@ -23,7 +47,7 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->vendor_id = SROCE_VENDOR_ID;
 	a->max_mr_size = SROCE_MAX_MR_SIZE;
 	a->page_size_cap = SROCE_PAGE_SIZE_CAP;
-	a->max_qp = SROCE_MAX_QP;
+	a->max_qp = sroce_obj_limit(READ_ONCE(max_qp), SROCE_MAX_QP);
 	a->max_qp_wr = SROCE_MAX_QP_WR;
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |
@@ -52,9 +76,9 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->max_send_sge = SROCE_MAX_SGE;
 	a->max_recv_sge = SROCE_MAX_SGE;
 	a->max_sge_rd = SROCE_MAX_SGE_RD;
-	a->max_cq = SROCE_MAX_CQ;
+	a->max_cq = sroce_obj_limit(READ_ONCE(max_cq), SROCE_MAX_CQ);
 	a->max_cqe = SROCE_MAX_CQE;
-	a->max_mr = SROCE_MAX_MR;
+	a->max_mr = sroce_obj_limit(READ_ONCE(max_mr), SROCE_MAX_MR);
 	a->max_mw = SROCE_MAX_MW;
 	a->max_pd = SROCE_MAX_PD;
 	a->max_qp_rd_atom = SROCE_MAX_QP_RD_ATOM;
@@ -63,7 +87,7 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	/* Real CPU atomics on the target word (sroce_resp.c). */
 	a->atomic_cap = IB_ATOMIC_HCA;
 	a->max_ah = SROCE_MAX_AH;
-	a->max_srq = SROCE_MAX_SRQ;
+	a->max_srq = sroce_obj_limit(READ_ONCE(max_srq), SROCE_MAX_SRQ);
 	a->max_mcast_grp = SROCE_MAX_MCAST_GRP;
 	a->max_mcast_qp_attach = SROCE_MAX_MCAST_QP_ATTACH;
 	a->max_total_mcast_qp_attach = SROCE_MAX_MCAST_TOTAL_ATTACH;
