@@ -597,6 +597,25 @@ void dp_pair_create(struct dp_pair *p, struct dp_dev *a, struct dp_dev *b,
 			      a->port.active_mtu : b->port.active_mtu);
 }
 
+void dp_pair_reconnect(struct dp_pair *p)
+{
+	struct ibv_qp_attr at = { .qp_state = IBV_QPS_RESET };
+	struct dp_end *e[2] = { &p->a, &p->b };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		CHECK(!ibv_modify_qp(e[i]->qp, &at, IBV_QP_STATE),
+		      "modify_qp to RESET: %s", strerror(errno));
+		if (e[i]->ah)
+			CHECK(!ibv_destroy_ah(e[i]->ah), "destroy_ah");
+		e[i]->ah = NULL;
+	}
+	to_init(p, &p->a);
+	to_init(p, &p->b);
+	to_rtr_rts(p, &p->a, &p->b, p->cfg.psn_a, p->cfg.psn_b);
+	to_rtr_rts(p, &p->b, &p->a, p->cfg.psn_b, p->cfg.psn_a);
+}
+
 static void end_destroy(struct dp_end *e)
 {
 	if (e->ah)

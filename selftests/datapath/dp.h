@@ -134,6 +134,11 @@ void dp_close(struct dp_dev *d);
 void dp_pair_create(struct dp_pair *p, struct dp_dev *a, struct dp_dev *b,
 		    const struct dp_cfg *cfg);
 void dp_pair_destroy(struct dp_pair *p);
+/*
+ * Both QPs of the pair to RESET, then connected again as dp_pair_create
+ * does (start PSNs p->cfg.psn_a and psn_b; UD: new AHs).
+ */
+void dp_pair_reconnect(struct dp_pair *p);
 /* Open both devices of the family and make a pair (most tests). */
 void dp_setup(struct dp_pair *p, struct dp_dev d[2], int fam,
 	      const struct dp_cfg *cfg);

@@ -9,7 +9,9 @@
 # polling a device that went away, as perftest does), no task may be in
 # D state, and the kernel must report nothing (run_guest.sh scans the log;
 # so does check_dmesg here). The module must load again and a fresh pair
-# must still run traffic afterwards.
+# must still run traffic afterwards. modify_qp to RESET and dealloc_mw of
+# a bound window under traffic need the traffic's own process: they are
+# rounds of hard_mwud.c (mwud.sh -t _under_).
 # Usage: teardown.sh [ROUND...] (kill_clients, kill_servers, link_del,
 # netdev_del, netns_del, rmmod; all by default). tests.list runs them in
 # two halves, each well inside the per-test timeout.
