@@ -22,6 +22,7 @@
 #include "sroce_mr.h"
 #include "sroce_mw.h"
 #include "sroce_ah.h"
+#include "sroce_restrack.h"
 #include "sroce_stats.h"
 #include "sroce_qp_verbs.h"
 #include "sroce_mcast.h"
@@ -182,7 +183,7 @@ static const struct ib_device_ops sroce_device_ops = {
 static const struct ib_device_ops *const sroce_area_ops[] = {
 	&sroce_device_ops, &sroce_verbs_ops,
 	&sroce_ring_ops, &sroce_cq_ops, &sroce_srq_ops, &sroce_mr_ops, &sroce_mw_ops, &sroce_ah_ops,
-	&sroce_stats_ops, &sroce_qp_ops, &sroce_mcast_ops,
+	&sroce_stats_ops, &sroce_qp_ops, &sroce_mcast_ops, &sroce_restrack_ops,
 };
 
 /*
