@@ -151,13 +151,15 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 
 	/* The core destroyed every object before calling us. */
 	WARN_ON(!xa_empty(&sdev->qp_xa) || !xa_empty(&sdev->mr_xa) ||
-		!xa_empty(&sdev->srq_xa) || !xa_empty(&sdev->ah_xa));
+		!xa_empty(&sdev->srq_xa) || !xa_empty(&sdev->ah_xa) ||
+		!xa_empty(&sdev->counter_xa));
 	for (i = 0; i < SROCE_NUM_OBJ_TYPES; i++)
 		WARN_ON(atomic_read(&sdev->nobj[i]));
 	xa_destroy(&sdev->qp_xa);
 	xa_destroy(&sdev->mr_xa);
 	xa_destroy(&sdev->srq_xa);
 	xa_destroy(&sdev->ah_xa);
+	xa_destroy(&sdev->counter_xa);
 	sroce_mcast_fini(sdev);
 	sroce_dev_list_del(sdev);
 	sroce_fault_dev_fini(sdev);
@@ -221,6 +223,7 @@ static int sroce_dev_create(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->srq_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->counter_xa, XA_FLAGS_ALLOC1);
 	sroce_mcast_init(&sdev->mcast);
 	sroce_init_device_attrs(sdev);
 	sroce_fault_dev_init(sdev);
