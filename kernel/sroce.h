@@ -117,6 +117,12 @@ struct sroce_dev {
 
 	/* Lock free; see sroce_counters.h and sroce_stats.c. */
 	atomic64_t counters[SROCE_NUM_COUNTERS];
+	/*
+	 * The driver side of the core's per-QP counter objects
+	 * (sroce_stats.c), by rdma_counter id; the xarray's own lock.
+	 */
+	struct xarray counter_xa;
+	u32 counter_next;		/* xa_alloc_cyclic cursor */
 
 	/* Test-only drop rules (sroce_fault.c), off by default. */
 	struct sroce_fault fault;

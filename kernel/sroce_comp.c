@@ -139,6 +139,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		return;
 	case SROCE_AETH_RNR_NAK:
 		sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_RCVD);
+		sroce_qp_count(qp, SROCE_QCNT_RNR_NAK_RCVD, 1);
 		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 		sw = sroce_comp_oldest(qp);
 		if (!sw)
@@ -163,6 +164,7 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 		if (s.value == SROCE_NAK_PSN_SEQ_ERR) {
 			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
+			sroce_qp_count(qp, SROCE_QCNT_SEQ_NAK_RCVD, 1);
 			/*
 			 * The responder NAKs a gap once (R2.5), in two
 			 * copies: the same NAK again with no progress since
@@ -240,6 +242,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	if (psn != qp->comp.psn) {
 		/* A response is missing: ask again from there (R2.6). */
 		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
+		sroce_qp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
 		sroce_req_retry(&qp->req);
 		return;
 	}
@@ -333,6 +336,7 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 			 * of the resend, or a late one. Nothing to resend.
 			 */
 			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
+			sroce_qp_count(qp, SROCE_QCNT_SEQ_NAK_RCVD, 1);
 			sroce_count(qp->sdev, SROCE_CNT_DUP_NAK);
 			return;
 		}
@@ -404,6 +408,7 @@ static void sroce_comp_timeout(struct sroce_qp *qp)
 	if (!sw || qp->comp.psn == qp->req.psn || qp->req.rnr_wait)
 		return;
 	sroce_count(qp->sdev, SROCE_CNT_TIMER_EXPIRED);
+	sroce_qp_count(qp, SROCE_QCNT_TIMER_EXPIRED, 1);
 	if (!sroce_retry_take(SROCE_RETRY_TIMEOUT, qp->comp.retry_left, &left)) {
 		sroce_count(qp->sdev, SROCE_CNT_RETRY_EXCEEDED);
 		sroce_comp_fail(qp, sw, IB_WC_RETRY_EXC_ERR);
@@ -478,6 +483,8 @@ bool sroce_comp_run(struct sroce_qp *qp)
 			skb_queue_head(&qp->rx_resp, skb);
 			break;
 		}
+		sroce_qp_count(qp, SROCE_QCNT_RX_PKTS, 1);
+		sroce_qp_count(qp, SROCE_QCNT_RX_BYTES, skb->len);
 		kfree_skb(skb);
 		progress = true;
 	}

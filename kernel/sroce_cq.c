@@ -12,6 +12,7 @@
 #include "sroce.h"
 #include "sroce_cq.h"
 #include "sroce_param.h"
+#include "sroce_qp.h"
 #include "sroce_trace.h"
 
 static u32 sroce_cq_slots_for(int cqe)
@@ -302,10 +303,12 @@ u32 sroce_cq_user_cons(struct sroce_cq *cq)
  * @cq: the CQ; the caller's QP holds it (the core forbids destroying a CQ
  *      that QPs use)
  * @cqe: the completion, in the ABI format
- * @ibqp: its QP (kernel CQs hand it to pollers in ib_wc.qp)
+ * @ibqp: its QP (kernel CQs hand it to pollers in ib_wc.qp); the caller
+ *        owns the QP's engines
  * @solicited: the completion is for a solicited receive
  *
- * Any context; takes cq->lock. Counts COMPLETIONS and COMPLETION_ERRORS.
+ * Any context; takes cq->lock. Counts COMPLETIONS and COMPLETION_ERRORS,
+ * on the device and on the QP.
  * When the ring is full the CQ goes into error once (SROCE_CQ_OVERFLOW in
  * the ring header, CQ_OVERFLOW counted, IB_EVENT_CQ_ERR dispatched) and
  * this and every later call return -EOVERFLOW (seed-rules R3.9). Calls
@@ -352,8 +355,10 @@ unlock:
 	if (err)
 		return err;
 	sroce_count(sdev, SROCE_CNT_COMPLETIONS);
+	sroce_qp_count(to_sroce_qp(ibqp), SROCE_QCNT_COMPLETIONS, 1);
 	if (cqe->status != IB_WC_SUCCESS) {
 		sroce_count(sdev, SROCE_CNT_COMPLETION_ERRORS);
+		sroce_qp_count(to_sroce_qp(ibqp), SROCE_QCNT_COMPLETION_ERRORS, 1);
 		trace_sroce_cqe_err(sdev, cqe);
 	}
 	if (fire && cq->ibcq.comp_handler)

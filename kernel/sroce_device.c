@@ -22,6 +22,7 @@
 #include "sroce_mr.h"
 #include "sroce_mw.h"
 #include "sroce_ah.h"
+#include "sroce_restrack.h"
 #include "sroce_stats.h"
 #include "sroce_qp_verbs.h"
 #include "sroce_mcast.h"
@@ -150,13 +151,15 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 
 	/* The core destroyed every object before calling us. */
 	WARN_ON(!xa_empty(&sdev->qp_xa) || !xa_empty(&sdev->mr_xa) ||
-		!xa_empty(&sdev->srq_xa) || !xa_empty(&sdev->ah_xa));
+		!xa_empty(&sdev->srq_xa) || !xa_empty(&sdev->ah_xa) ||
+		!xa_empty(&sdev->counter_xa));
 	for (i = 0; i < SROCE_NUM_OBJ_TYPES; i++)
 		WARN_ON(atomic_read(&sdev->nobj[i]));
 	xa_destroy(&sdev->qp_xa);
 	xa_destroy(&sdev->mr_xa);
 	xa_destroy(&sdev->srq_xa);
 	xa_destroy(&sdev->ah_xa);
+	xa_destroy(&sdev->counter_xa);
 	sroce_mcast_fini(sdev);
 	sroce_dev_list_del(sdev);
 	sroce_fault_dev_fini(sdev);
@@ -182,7 +185,7 @@ static const struct ib_device_ops sroce_device_ops = {
 static const struct ib_device_ops *const sroce_area_ops[] = {
 	&sroce_device_ops, &sroce_verbs_ops,
 	&sroce_ring_ops, &sroce_cq_ops, &sroce_srq_ops, &sroce_mr_ops, &sroce_mw_ops, &sroce_ah_ops,
-	&sroce_stats_ops, &sroce_qp_ops, &sroce_mcast_ops,
+	&sroce_stats_ops, &sroce_qp_ops, &sroce_mcast_ops, &sroce_restrack_ops,
 };
 
 /*
@@ -224,6 +227,7 @@ static int sroce_dev_create(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&sdev->srq_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&sdev->counter_xa, XA_FLAGS_ALLOC1);
 	sroce_mcast_init(&sdev->mcast);
 	sroce_init_device_attrs(sdev);
 	sroce_fault_dev_init(sdev);

@@ -43,6 +43,7 @@
 
 #include "sroce.h"
 #include "sroce_engine.h"
+#include "sroce_qp_stats.h"
 #include "sroce_xmit.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
@@ -192,6 +193,17 @@ struct sroce_qp {
 	struct sroce_txbatch txb;	/* their packets, during one engine run */
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
+
+	/* Counters (sroce_qp_stats.h): the engines' owner writes them. */
+	struct sroce_qp_stats stats;
+	/*
+	 * The rdma_counter the QP is bound to (ibqp.counter; sroce_stats.c),
+	 * under that counter's lock (the core's rdma_counter.lock, held
+	 * around bind, unbind and update_stats): the link in the counter's
+	 * list of QPs, and the QP's counts when it was bound.
+	 */
+	struct list_head counter_link;
+	struct sroce_qp_stats counter_base;
 };
 
 static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)
@@ -265,6 +277,13 @@ static inline void sroce_sq_release(struct sroce_qp *qp, u32 tail)
 {
 	while (qp->sq.cons != tail)
 		sroce_ring_cons_advance(&qp->sq);
+}
+
+/* Count @n of per-QP counter @c; the caller owns the QP's engines. */
+static inline void sroce_qp_count(struct sroce_qp *qp,
+				  enum sroce_qp_counter c, u64 n)
+{
+	sroce_qp_stats_add(&qp->stats, c, n);
 }
 
 /* Errors, shared by the verbs and the engines (sroce_qp_err.c). */

@@ -199,7 +199,8 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);
 	sroce_engine_init(qp);
-	sroce_txbatch_init(&qp->txb);
+	sroce_txbatch_init(&qp->txb, &qp->stats);
+	INIT_LIST_HEAD(&qp->counter_link);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, sroce_qp_work);

@@ -377,8 +377,10 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
 	if (qp->type == SROCE_QPT_RC && psn_before(h.psn, qp->req.psn_new)) {
 		sroce_count(qp->sdev, SROCE_CNT_RETRANS_PKTS);
+		sroce_qp_count(qp, SROCE_QCNT_RETRANS_PKTS, 1);
 	} else {
 		sroce_count(qp->sdev, SROCE_CNT_REQ_SENT);
+		sroce_qp_count(qp, SROCE_QCNT_REQ_SENT, 1);
 		qp->req.psn_new = psn_add(h.psn, psn_step);
 	}
 

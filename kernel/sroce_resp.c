@@ -846,6 +846,7 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (d > 0) {
 		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
+		sroce_qp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
 		if (rc) {
 			/* One NAK per gap (R2.5). */
 			if (!qp->resp.nak_sent) {
@@ -1011,6 +1012,8 @@ bool sroce_resp_run(struct sroce_qp *qp)
 			skb_queue_head(&qp->rx_req, skb);
 			break;
 		}
+		sroce_qp_count(qp, SROCE_QCNT_RX_PKTS, 1);
+		sroce_qp_count(qp, SROCE_QCNT_RX_BYTES, skb->len);
 		kfree_skb(skb);
 		progress = true;
 		budget--;

@@ -40,6 +40,7 @@
 #include "sroce_crc.h"
 #include "sroce_fault.h"
 #include "sroce_netns.h"
+#include "sroce_qp_stats.h"
 #include "sroce_xmit.h"
 #include "bth.h"
 #include "icrc.h"
@@ -451,10 +452,18 @@ static int sroce_net_tx_check(struct sroce_dev *sdev, struct sk_buff *skb,
 	return 0;
 }
 
+/* Packets of a QP that left, in its counters as tx_pkts and tx_bytes. */
+static void sroce_tx_count(struct sroce_qp_stats *stats, u64 pkts, u64 bytes)
+{
+	sroce_qp_stats_add(stats, SROCE_QCNT_TX_PKTS, pkts);
+	sroce_qp_stats_add(stats, SROCE_QCNT_TX_BYTES, bytes);
+}
+
 /* sroce_net_xmit() after sroce_net_tx_check(); counts. */
 static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
 				  const struct sroce_av *av, u16 udp_sport,
-				  struct sroce_route *route)
+				  struct sroce_route *route,
+				  struct sroce_qp_stats *stats)
 {
 	unsigned int ib_len = skb->len;
 	struct net *net;
@@ -483,6 +492,7 @@ static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
 	}
 	sroce_count(sdev, SROCE_CNT_TX_PKTS);
 	sroce_count_add(sdev, SROCE_CNT_TX_BYTES, ib_len);
+	sroce_tx_count(stats, 1, ib_len);
 	return 0;
 }
 
@@ -496,6 +506,7 @@ static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
  * @udp_sport: UDP source port, e.g. sroce_udp_sport()
  * @route:     the sending QP's route cache (NULL: look the route up);
  *             the caller owns the QP's engines
+ * @stats:     the sending QP's counters (sroce_qp_stats.h)
  *
  * Pushes UDP and IP headers, writes the ICRC, routes in the netdev's
  * netns (through @route's cached route while it is valid) and sends
@@ -504,20 +515,20 @@ static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
  * touch the wire: it goes to that device's receive path, through the
  * same checks, from a BH work item (never re-entering the caller).
  *
- * Counts tx_pkts/tx_bytes (BTH .. ICRC) or tx_errors. Returns 0 or a
- * negative errno (-EINVAL bad skb or AV, -EHOSTUNREACH no route,
- * -EMSGSIZE over the path MTU, -ENOBUFS dropped by a queue). Never
- * sleeps; not from hard irq (locks: see sroce_xmit.h).
+ * Counts tx_pkts/tx_bytes (BTH .. ICRC), on the device and in @stats, or
+ * tx_errors. Returns 0 or a negative errno (-EINVAL bad skb or AV,
+ * -EHOSTUNREACH no route, -EMSGSIZE over the path MTU, -ENOBUFS dropped
+ * by a queue). Never sleeps; not from hard irq (locks: see sroce_xmit.h).
  */
 int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
 		   const struct sroce_av *av, u16 udp_sport,
-		   struct sroce_route *route)
+		   struct sroce_route *route, struct sroce_qp_stats *stats)
 {
 	int err = sroce_net_tx_check(sdev, skb, av);
 
 	if (err)
 		return err > 0 ? 0 : err;
-	return sroce_net_xmit_checked(sdev, skb, av, udp_sport, route);
+	return sroce_net_xmit_checked(sdev, skb, av, udp_sport, route, stats);
 }
 
 static bool tx_gso = true;
@@ -528,9 +539,10 @@ MODULE_PARM_DESC(tx_gso,
 /* Packets per GSO skb; its IPv4 total length must also fit 16 bits. */
 #define SROCE_TXBATCH_MAX	64
 
-void sroce_txbatch_init(struct sroce_txbatch *b)
+void sroce_txbatch_init(struct sroce_txbatch *b, struct sroce_qp_stats *stats)
 {
 	__skb_queue_head_init(&b->skbs);
+	b->stats = stats;
 }
 
 /* May a packet of @ib_len bytes to @av, @sport join @b? */
@@ -578,7 +590,7 @@ int sroce_txbatch_add(struct sroce_dev *sdev, struct sroce_txbatch *b,
 	    (!batch || !sroce_txbatch_fits(b, av, udp_sport, ib_len)))
 		sroce_txbatch_send(sdev, b, route);
 	if (!batch)
-		return sroce_net_xmit(sdev, skb, av, udp_sport, route);
+		return sroce_net_xmit(sdev, skb, av, udp_sport, route, b->stats);
 
 	err = sroce_net_tx_check(sdev, skb, av);
 	if (err)
@@ -685,8 +697,8 @@ err_free:
  *
  * One packet leaves as with sroce_net_xmit(), more as one GSO skb (or one
  * by one when they go to a sroce device of this host). Counts tx_pkts and
- * tx_bytes per packet, tx_gso_skbs, or tx_errors per packet lost. Context
- * as sroce_net_xmit().
+ * tx_bytes per packet (in the QP's counters too), tx_gso_skbs, or
+ * tx_errors per packet lost. Context as sroce_net_xmit().
  */
 void sroce_txbatch_send(struct sroce_dev *sdev, struct sroce_txbatch *b,
 			struct sroce_route *route)
@@ -709,7 +721,9 @@ void sroce_txbatch_send(struct sroce_dev *sdev, struct sroce_txbatch *b,
 		sroce_count(sdev, SROCE_CNT_TX_GSO_SKBS);
 		sroce_count_add(sdev, SROCE_CNT_TX_PKTS, n);
 		sroce_count_add(sdev, SROCE_CNT_TX_BYTES, bytes);
+		sroce_tx_count(b->stats, n, bytes);
 	}
 	while ((skb = __skb_dequeue(&b->skbs)))
-		sroce_net_xmit_checked(sdev, skb, &b->av, b->sport, route);
+		sroce_net_xmit_checked(sdev, skb, &b->av, b->sport, route,
+				       b->stats);
 }

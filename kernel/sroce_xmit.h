@@ -20,6 +20,7 @@
 struct dst_entry;
 struct net;
 struct sroce_dev;
+struct sroce_qp_stats;
 
 /**
  * struct sroce_route - one QP's cached output route
@@ -55,6 +56,8 @@ u16 sroce_udp_sport(u32 lqpn, u32 rqpn);
  * @sport:    their UDP source port
  * @gso_size: BTH .. ICRC bytes of the first packet; none later is longer
  * @bytes:    BTH .. ICRC bytes of them all
+ * @stats:    the QP's counters: each packet that leaves is counted there
+ *            as in tx_pkts and tx_bytes
  *
  * Consecutive IPv4 packets of one flow go through the IP stack as one UDP
  * GSO skb (SKB_GSO_FRAGLIST, each packet a segment with its own headers
@@ -71,9 +74,10 @@ struct sroce_txbatch {
 	u16 sport;
 	u32 gso_size;
 	u32 bytes;
+	struct sroce_qp_stats *stats;
 };
 
-void sroce_txbatch_init(struct sroce_txbatch *b);
+void sroce_txbatch_init(struct sroce_txbatch *b, struct sroce_qp_stats *stats);
 int sroce_txbatch_add(struct sroce_dev *sdev, struct sroce_txbatch *b,
 		      struct sk_buff *skb, const struct sroce_av *av,
 		      u16 udp_sport, struct sroce_route *route);
@@ -85,6 +89,6 @@ struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
 				    unsigned int ib_len);
 int sroce_net_xmit(struct sroce_dev *sdev, struct sk_buff *skb,
 		   const struct sroce_av *av, u16 udp_sport,
-		   struct sroce_route *route);
+		   struct sroce_route *route, struct sroce_qp_stats *stats);
 
 #endif /* SROCE_XMIT_H */
