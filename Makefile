@@ -6,6 +6,7 @@
 #   make KDIR=<dir>   build sroce.ko for another kernel tree instead
 #   make check        host unit tests, fuzz smoke, static checks, the guest selftests in QEMU,
 #                     then the debug-kernel lane (SROCE_DEBUG_LANE=0: without it)
+#   make deb          build/deb/: sroce-dkms (the module, built by DKMS) and ibverbs-provider-sroce
 #   make static-checks  sparse (C=2), W=1 and checkpatch --strict of sroce's kernel code
 #   make demo         boot the guest, create two sroce devices, show them working
 #   make vm-test      only the guest selftests; T="FILTER..." a subset (tags, directories,
@@ -38,6 +39,9 @@ host-tests:
 
 fuzz:
 	$(MAKE) -C selftests/fuzz smoke
+
+deb:
+	scripts/pkg/mkdeb.sh
 
 image:
 	scripts/vm/mkimage.sh
@@ -89,4 +93,4 @@ clean:
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane clean
+.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane clean

@@ -131,4 +131,5 @@ module_exit(sroce_exit);
 MODULE_AUTHOR("sroce developers");
 MODULE_DESCRIPTION("Software RoCEv2 RDMA device");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SROCE_VERSION);
 MODULE_ALIAS_RDMA_LINK("sroce");

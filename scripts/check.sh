@@ -72,10 +72,15 @@ log "static checks: sparse, W=1, checkpatch --strict (sroce's files only)"
 [ -s "$res/static.ktap" ] || tail -5 "$res/static.log"
 grep -E "^(not )?ok|^# " "$res/static.ktap"
 
-log "building sroce.ko, libsroce and the selftests"
+log "building sroce.ko, libsroce, the selftests and the Debian packages"
 build_ok=1
 for s in build-module build-provider build-selftests; do
 	"$SROCE_TOP/scripts/$s.sh" >"$res/$s.log" 2>&1 || { build_ok=0; tail -30 "$res/$s.log"; }
+done
+# The packages, and what device/install.sh's offline apt install needs
+# beside them. A failure here fails that test only.
+for s in mkdeb offline-deps; do
+	"$SROCE_TOP/scripts/pkg/$s.sh" >"$res/$s.log" 2>&1 || { tail -30 "$res/$s.log"; break; }
 done
 
 # Guests run their vCPUs on one host thread (scripts/vm/run-qemu.sh), so

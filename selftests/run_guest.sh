@@ -15,7 +15,8 @@
 # N guests side by side, one a shard).
 # The results also go to build/selftests-guest.ktap (with --shard,
 # build/selftests-guest-I.ktap; or $KTAP_OUT); each
-# test gets settings' timeout (or $TEST_TIMEOUT seconds).
+# test gets settings' timeout (or $TEST_TIMEOUT seconds), or the one of
+# its tag "timeout=SECS".
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 
@@ -55,7 +56,7 @@ selected() {
 	return 1
 }
 
-tests=()
+tests=() touts=()
 while IFS= read -r line; do
 	case $line in '#'* | '') continue ;; esac
 	read -r -a w <<<"${line%%#*}"
@@ -67,12 +68,15 @@ while IFS= read -r line; do
 	[ "${SROCE_KERNEL:-stock}" = debug ] || case " $tags " in *" debug-only "*) continue ;; esac
 	# Another target runs only the tests tagged with its name.
 	[ "$target" = sroce ] || case " $tags " in *" $target "*) ;; *) continue ;; esac
-	selected "${w[0]}" "$tags" "$@" && tests+=("$t")
+	# "timeout=SECS" among the tags: that test's own timeout.
+	to=""
+	for x in "${tg[@]}"; do case $x in timeout=*) to=${x#timeout=} ;; esac; done
+	selected "${w[0]}" "$tags" "$@" && { tests+=("$t"); touts+=("$to"); }
 done <"$TOP/$list"
 if [ -n "$shard" ]; then
-	all=("${tests[@]}") tests=()
+	all=("${tests[@]}") allto=("${touts[@]}") tests=() touts=()
 	for i in "${!all[@]}"; do
-		[ $((i % sn + 1)) = "$si" ] && tests+=("${all[$i]}")
+		[ $((i % sn + 1)) = "$si" ] && { tests+=("${all[$i]}"); touts+=("${allto[$i]}"); }
 	done
 fi
 if [ $dry = 1 ]; then
@@ -96,13 +100,14 @@ timeout_s=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' settings 2>/dev/null)}
 	echo "1..${#tests[@]}"
 } | tee "$out"
 n=0
-for t in "${tests[@]}"; do
+for i in "${!tests[@]}"; do
+	t=${tests[$i]}
 	n=$((n + 1))
 	log=$(mktemp)
 	read -r -a words <<<"$t"	# a test may carry arguments
 	dmesg_mark
 	t0=$SECONDS
-	timeout -k 5 "${timeout_s:-300}" bash "$TOP/selftests/${words[0]}" "${words[@]:1}" >"$log" 2>&1
+	timeout -k 5 "${touts[$i]:-${timeout_s:-300}}" bash "$TOP/selftests/${words[0]}" "${words[@]:1}" >"$log" 2>&1
 	rc=$?
 	# Any kernel report during a test fails it, whatever the test said.
 	bugs=$(dmesg_bugs)
