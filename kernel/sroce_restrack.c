@@ -103,7 +103,7 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct sroce_attrs t = {};
 	u32 sq_fill, send_psn, una_psn, epsn;
 	u8 retry_left, rnr_left;
-	bool rnr_wait, fault;
+	bool rnr_wait;
 
 	sroce_engine_lock(qp);
 	/* Posted (published by the producer), not yet completed. */
@@ -116,10 +116,6 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	rnr_left = qp->comp.rnr_left;
 	rnr_wait = qp->req.rnr_wait;
 	sroce_engine_unlock(qp);
-	/* Changes outside the engines, under engine_lock (sroce_exec.c). */
-	spin_lock_irq(&qp->engine_lock);
-	fault = qp->odp_fault_pending;
-	spin_unlock_irq(&qp->engine_lock);
 
 	sroce_attr_u32(&t, "sq_depth", sq_slots);
 	sroce_attr_u32(&t, "sq_fill", sq_fill);
@@ -137,7 +133,6 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		sroce_attr_u32(&t, "rnr_retry_left", rnr_left);
 		sroce_attr_u32(&t, "rnr_wait", rnr_wait);
 	}
-	sroce_attr_u32(&t, "odp_fault_pending", fault);
 	return sroce_attrs_put(msg, &t);
 }
 

@@ -118,7 +118,6 @@ for e in a b; do
 		expect "$e $f" "${!v}" 7
 	done
 	v=${e}_drv_rnr_wait; expect "$e rnr_wait" "${!v}" 0
-	v=${e}_drv_odp_fault_pending; expect "$e odp_fault_pending" "${!v}" 0
 done
 }
 
