@@ -139,6 +139,28 @@ settle_mem() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# Slab, unreclaimable slab and vmalloc use now, as the baseline that
+# mem_check compares with (call settle_mem first).
+mem_baseline() {
+	MEM_SLAB0=$(meminfo Slab) MEM_SUNR0=$(meminfo SUnreclaim) MEM_VM0=$(meminfo VmallocUsed)
+	info "baseline: Slab $MEM_SLAB0 kB, SUnreclaim $MEM_SUNR0 kB, VmallocUsed $MEM_VM0 kB"
+}
+
+# Fail unless kernel memory is back to mem_baseline's (call settle_mem
+# first). The tolerance: per-CPU partial slabs and the bookkeeping of the
+# processes that ran move without sroce; a leak per object or round
+# exceeds it. $1: added to the failure (e.g. how to replay).
+mem_check() {
+	local slab sunr vm why=${1:+ ($1)}
+	slab=$(( $(meminfo Slab) - MEM_SLAB0 ))
+	sunr=$(( $(meminfo SUnreclaim) - MEM_SUNR0 ))
+	vm=$(( $(meminfo VmallocUsed) - MEM_VM0 ))
+	info "after: Slab $slab kB, SUnreclaim $sunr kB, VmallocUsed $vm kB more than the baseline"
+	[ $sunr -le 1536 ] || fail "unreclaimable slab grew by $sunr kB$why"
+	[ $slab -le 3072 ] || fail "slab grew by $slab kB$why"
+	[ $vm -le 1024 ] || fail "vmalloc use grew by $vm kB$why"
+}
+
 # Active objects per slab cache ("cache count" lines), after flushing
 # RCU-deferred frees, per-CPU slabs and dentry caches so that mostly live
 # objects are counted, plus the pages vmalloc really holds

@@ -40,20 +40,14 @@ t0=$SECONDS
 dp_up
 info "devices up in $((SECONDS - t0)) s"
 settle_mem
-slab0=$(meminfo Slab) sunr0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
-info "baseline: Slab $slab0 kB, SUnreclaim $sunr0 kB, VmallocUsed $vm0 kB"
+mem_baseline
 [ -w $KML ] && echo clear >$KML
 "$PROG" "$@"
 rc=$?
 ds=$(d_state)
 [ -z "$ds" ] || { echo "$ds"; fail "tasks in D state after the cases"; }
 settle_mem
-slab1=$(meminfo Slab) sunr1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
-info "after: Slab $slab1 kB ($((slab1 - slab0))), SUnreclaim $sunr1 kB ($((sunr1 - sunr0))), VmallocUsed $vm1 kB ($((vm1 - vm0)))"
-# odp.sh's tolerance.
-[ $((sunr1 - sunr0)) -le 1536 ] || fail "unreclaimable slab grew by $((sunr1 - sunr0)) kB"
-[ $((slab1 - slab0)) -le 3072 ] || fail "slab grew by $((slab1 - slab0)) kB"
-[ $((vm1 - vm0)) -le 1024 ] || fail "vmalloc use grew by $((vm1 - vm0)) kB"
+mem_check
 # Unreferenced objects allocated through sroce or the RDMA core (two
 # scans: kmemleak reports an object once it is 5 s old and unreferenced).
 if [ -w $KML ]; then

@@ -80,8 +80,7 @@ ip netns exec "$NS_A" ping -q -c 1 -W 5 "$IP4_B" >/dev/null || fail "no IPv4 pat
 ip netns exec "$NS_B" ping -q -c 1 -W 5 "$IP4_A" >/dev/null || fail "no IPv4 path B -> A"
 
 settle_mem
-slab0=$(meminfo Slab) sunr0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
-info "baseline: Slab $slab0 kB, SUnreclaim $sunr0 kB, VmallocUsed $vm0 kB"
+mem_baseline
 info "seed $SEED (replay: HOSTILE_SEED=$SEED), $SECS s"
 
 target=$(mktemp -u /tmp/hostile-target.XXXXXX)
@@ -138,14 +137,7 @@ done
 # The injector sent thousands of packets and the victim made dozens of
 # QPs, CQs and MRs: an object leaked per packet or per pair exceeds it.
 settle_mem
-slab1=$(meminfo Slab) sunr1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
-info "after: Slab $slab1 kB ($((slab1 - slab0))), SUnreclaim $sunr1 kB ($((sunr1 - sunr0))), VmallocUsed $vm1 kB ($((vm1 - vm0)))"
-[ $((sunr1 - sunr0)) -le 1536 ] ||
-	fail "unreclaimable slab grew by $((sunr1 - sunr0)) kB (replay: HOSTILE_SEED=$SEED)"
-[ $((slab1 - slab0)) -le 3072 ] ||
-	fail "slab grew by $((slab1 - slab0)) kB (replay: HOSTILE_SEED=$SEED)"
-[ $((vm1 - vm0)) -le 1024 ] ||
-	fail "vmalloc use grew by $((vm1 - vm0)) kB (replay: HOSTILE_SEED=$SEED)"
+mem_check "replay: HOSTILE_SEED=$SEED"
 
 # rdma_cm still connects, each device as server once.
 rping_pair "$NS_A" "$IP4_A" "$NS_B" || fail "rdma_cm: rping to sroce_a failed after the attack"

@@ -42,8 +42,7 @@ trap 'set_limits max_cq=0 max_srq=0 max_qp=0 max_mr=0' EXIT
 dp_up
 settle_all
 slab_snapshot | sort >/tmp/limits.0
-slab0=$(meminfo Slab) sunr0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
-info "baseline: Slab $slab0 kB, SUnreclaim $sunr0 kB, VmallocUsed $vm0 kB"
+mem_baseline
 "$PROG" "$@"
 rc=$?
 sysctl -qw vm.max_map_count="$mapc"
@@ -51,16 +50,11 @@ ds=$(d_state)
 [ -z "$ds" ] || { echo "$ds"; fail "tasks in D state after the cases"; }
 settle_all
 slab_snapshot | sort >/tmp/limits.1
-slab1=$(meminfo Slab) sunr1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
-info "after: Slab $slab1 kB ($((slab1 - slab0))), SUnreclaim $sunr1 kB ($((sunr1 - sunr0))), VmallocUsed $vm1 kB ($((vm1 - vm0)))"
 # Each case makes 4096 to 64K objects of a kind (32K ODP children): one
 # object left per object made is a cache that grew by thousands.
 grown=$(join /tmp/limits.0 /tmp/limits.1 | awk '$3 - $2 >= 2048 { print $1, $2, $3 }')
 [ -z "$grown" ] || { echo "$grown" | sed 's/^/# grew: /'; fail "slab objects left after the cases"; }
-# odp.sh's tolerance on the totals.
-[ $((sunr1 - sunr0)) -le 1536 ] || fail "unreclaimable slab grew by $((sunr1 - sunr0)) kB"
-[ $((slab1 - slab0)) -le 3072 ] || fail "slab grew by $((slab1 - slab0)) kB"
-[ $((vm1 - vm0)) -le 1024 ] || fail "vmalloc use grew by $((vm1 - vm0)) kB"
+mem_check
 dp_down
 check_dmesg
 exit $rc

@@ -17,8 +17,7 @@ for a in "$@"; do [ "$a" = -l ] && exec "$PROG" -l; done
 dmesg_mark
 dp_up
 settle_mem
-slab0=$(meminfo Slab) sunr0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
-info "baseline: Slab $slab0 kB, SUnreclaim $sunr0 kB, VmallocUsed $vm0 kB"
+mem_baseline
 "$PROG" "$@"
 rc=$?
 if [ $rc != 0 ]; then
@@ -30,14 +29,7 @@ fi
 ds=$(d_state)
 [ -z "$ds" ] || { echo "$ds"; fail "tasks in D state after the cases"; }
 settle_mem
-slab1=$(meminfo Slab) sunr1=$(meminfo SUnreclaim) vm1=$(meminfo VmallocUsed)
-info "after: Slab $slab1 kB ($((slab1 - slab0))), SUnreclaim $sunr1 kB ($((sunr1 - sunr0))), VmallocUsed $vm1 kB ($((vm1 - vm0)))"
-# The tolerance of hostile.sh: per-CPU partial slabs and the bookkeeping
-# of the processes that ran move without sroce; a leak per MR, child or
-# round exceeds it.
-[ $((sunr1 - sunr0)) -le 1536 ] || fail "unreclaimable slab grew by $((sunr1 - sunr0)) kB"
-[ $((slab1 - slab0)) -le 3072 ] || fail "slab grew by $((slab1 - slab0)) kB"
-[ $((vm1 - vm0)) -le 1024 ] || fail "vmalloc use grew by $((vm1 - vm0)) kB"
+mem_check
 dp_down
 check_dmesg
 exit $rc
