@@ -16,7 +16,7 @@ through ICRC) as "sent N bytes B".
 
 KIND "req" sends one RC request (or response) of any opcode to a live QP (--psn, --va,
 --rkey, --dmalen fill the RETH or AtomicETH, --payload its length, --pkey
-the BTH P_Key) and,
+the BTH P_Key; --secs S sends it again and again for S seconds) and,
 with --sniff IFACE --reply-qpn Q, waits up to 3 s for the acknowledge the
 responder sends to QP Q and prints "reply syndrome 0xSS psn 0xPPPPPP"
 (or "reply none"): the requester's view of an injected error request.
@@ -231,6 +231,25 @@ def raw_send(dst, pkts):
     s.close()
 
 
+def flood(dst, pkt, iblen, secs):
+    """The same packet again and again for @secs seconds, as fast as the
+    CPU sends: "flooding" once the first left (a caller may wait for it),
+    the count at the end."""
+    import time
+    fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    s.sendto(pkt, (dst, 0))
+    print("flooding", flush=True)
+    n, end = 1, time.monotonic() + secs
+    while time.monotonic() < end:
+        for _ in range(32):
+            s.sendto(pkt, (dst, 0))
+        n += 32
+    s.close()
+    print("sent %d bytes %d" % (n, n * iblen))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kind", choices=["valid", "badicrc", "short", "badop",
@@ -248,6 +267,7 @@ def main():
     ap.add_argument("--dmalen", type=lambda x: int(x, 0), default=0)
     ap.add_argument("--pkey", type=lambda x: int(x, 0), default=0xFFFF)
     ap.add_argument("--qkey", type=lambda x: int(x, 0), default=0x11111111)
+    ap.add_argument("--secs", type=float, default=0)
     ap.add_argument("--sniff")
     ap.add_argument("--reply-qpn", type=lambda x: int(x, 0), default=0)
     a = ap.parse_args()
@@ -267,6 +287,8 @@ def main():
         pl = bytes(rnd.getrandbits(8) for _ in range(a.payload))
         add(rc_request(a.opcode, a.qpn, a.psn, a.va, a.rkey, a.dmalen, pl,
                        a.pkey))
+        if a.secs:
+            return flood(dst, pkts[0], iblen, a.secs)
         raw_send(dst, pkts)
         print("sent %d bytes %d" % (1, iblen))
         if sn:

@@ -386,6 +386,72 @@ static void test_lose_atomic_resp(const struct dp_case *c)
 }
 
 /*
+ * seed-rules R2.2, R2.6: a go-back the local ACK timer asked for is not
+ * undone by a response that answers nothing. R1, a READ whose response
+ * is always lost, then F2, a FETCH_AND_ADD; meanwhile copies of F2's
+ * ATOMIC ACKNOWLEDGE keep arriving (a response after R1's says R1's was
+ * lost: go back). One copy handled after the timer had expired but before
+ * the requester resent used to cancel that resend, and the timer, already
+ * run, was not started again: the QP waited for ever (reliability/soak.sh
+ * loss_20pct, with duplicated and reordered READ and ATOMIC responses).
+ * Now R1's retries run out: RETRY_EXC_ERR, then F2 flushed.
+ */
+static void test_stray_resp_after_timeout(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .rc_timers = 1, .timeout = 12, .retry_cnt = 7,
+			      .rnr_retry = 7, .min_rnr_timer = 1 };
+	uint64_t *word, *res;
+	struct ibv_send_wr wr = { 0 };
+	struct ibv_qp_init_attr qi;
+	struct ibv_qp_attr qa;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct lossctx x;
+	struct dp_sgl s;
+	unsigned long sent;
+	uint32_t psn;
+	FILE *fl;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	if (x.d[0].attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE)
+		dp_skip("the device has no atomics");
+	psn = x.p.cfg.psn_a;
+	word = (uint64_t *)(x.p.b.buf.p + ROFF);
+	res = (uint64_t *)(x.p.a.buf.p + 2 * ROFF);
+	rel_fault(&x.p.a, "rx", "opcode=%d psn=0x%x drop=1000000", OP_READ_RESP_ONLY, psn);
+	fl = rel_flood_a(&x.p, (psn + 1) & 0xffffff, 4,
+			 "--opcode 0x12 --payload 0");
+	dp_sgl_make(&s, &x.p.a.buf, 0, 64, 1, 0);
+	dp_send_wr(&x.p, IBV_WR_RDMA_READ, 81, &s, IBV_SEND_SIGNALED, 0,
+		   (uintptr_t)word + 64, x.p.b.buf.mr->rkey);
+	sge = (struct ibv_sge){ (uintptr_t)res, 8, x.p.a.buf.mr->lkey };
+	wr.wr_id = 82;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.atomic.remote_addr = (uintptr_t)word;
+	wr.wr.atomic.rkey = x.p.b.buf.mr->rkey;
+	wr.wr.atomic.compare_add = 1;
+	dp_post_send(&x.p.a, &wr);
+	/* 8 timeouts of 16.8 ms, in real time: well within the wait. */
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "READ completion (a stall if none)");
+	dp_check_wc(&wc, IBV_WC_RETRY_EXC_ERR, IBV_WC_RDMA_READ, 81,
+		    x.p.a.qp->qp_num, "READ whose response is always lost");
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "FETCH_AND_ADD completion");
+	CHECK_EQ(wc.status, IBV_WC_WR_FLUSH_ERR, "FETCH_AND_ADD (flushed)");
+	CHECK(!ibv_query_qp(x.p.a.qp, &qa, IBV_QP_STATE, &qi), "query_qp");
+	CHECK_EQ(qa.qp_state, IBV_QPS_ERR, "requester QP state");
+	sent = rel_flood_end(fl);
+	NOTE("%lu ATOMIC ACK copies sent", sent);
+	CHECK(A_DELTA(&x, "duplicate_response") > 0,
+	      "no copy reached the requester as a response that answers nothing");
+	CHECK_EQ(A_DELTA(&x, "retry_exceeded"), 1, "A retry_exceeded");
+	rel_fault_off(&x.p.a);
+	ctx_down(&x);
+}
+
+/*
  * seed-rules R2.2: the last packet of a burst has no successor to reveal
  * the gap: only the local ACK timer recovers it. Coalesced ACKs (R2.8)
  * acknowledge the rest.
@@ -670,6 +736,7 @@ static const struct dp_case cases[] = {
 	RC("nak_new_gap_after_rewind", test_nak_new_gap, 0, 0),
 	RC("atomic_lose_response", test_lose_atomic_resp, 0, 0),
 	RC("lose_burst_tail", test_lose_burst_tail, 0, 0),
+	RC("stray_response_after_timeout", test_stray_resp_after_timeout, 0, 0),
 	RC("psn_wrap_losses", test_psn_wrap, 0, 0),
 	RC("retry_cnt_0_exhausted", test_retry_exhausted, 0, 0),
 	RC("retry_cnt_7_exhausted", test_retry_exhausted, 0, 7),

@@ -149,3 +149,39 @@ void rel_send_msg(struct dp_pair *p, size_t len, uint32_t seed)
 	dp_sgl_check(&r, seed, 0x5a, "received message");
 	dp_expect_none(p->b.rcq, 100, "a second receive completion");
 }
+
+FILE *rel_flood_a(const struct dp_pair *p, uint32_t psn, unsigned int secs,
+		  const char *args)
+{
+	const char *pkt = getenv("ROCE_PKT"), *ns = getenv("NS_B");
+	const unsigned char *ip = p->a.dev->ip;
+	char cmd[1024], line[128];
+	FILE *f;
+
+	if (!pkt || !ns)
+		dp_skip("packet injection needs ROCE_PKT and NS_B (sroce target)");
+	CHECK(p->a.dev->family == 4, "injection is over IPv4");
+	/* The ping resolves the neighbour: a raw packet may wait for ARP. */
+	snprintf(cmd, sizeof(cmd),
+		 "ip netns exec %s ping -q -c 1 -W 5 %u.%u.%u.%u >/dev/null && "
+		 "ip netns exec %s python3 %s req %u.%u.%u.%u --qpn 0x%x --psn 0x%x "
+		 "--secs %u %s", ns, ip[0], ip[1], ip[2], ip[3], ns, pkt, ip[0],
+		 ip[1], ip[2], ip[3], p->a.qp->qp_num, psn, secs, args);
+	NOTE("%s", cmd);
+	f = popen(cmd, "r");
+	CHECK(f, "popen: %s", strerror(errno));
+	CHECK(fgets(line, sizeof(line), f) && !strncmp(line, "flooding", 8),
+	      "roce_pkt.py did not start flooding");
+	return f;
+}
+
+unsigned long rel_flood_end(FILE *f)
+{
+	unsigned long n = 0;
+	char line[128];
+
+	while (fgets(line, sizeof(line), f))
+		sscanf(line, "sent %lu", &n);
+	CHECK(pclose(f) == 0, "roce_pkt.py failed");
+	return n;
+}

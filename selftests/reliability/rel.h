@@ -54,4 +54,14 @@ void rel_netem(char end, const char *args);
 
 void rel_sleep_ms(unsigned int ms);
 
+/*
+ * Send one crafted RC packet (selftests/net/roce_pkt.py "req" with @args:
+ * opcode, payload, ...) with PSN @psn to A's QP from B's address, again
+ * and again for @secs seconds; returns once the first one left.
+ * rel_flood_end() waits for the last and returns how many were sent.
+ */
+FILE *rel_flood_a(const struct dp_pair *p, uint32_t psn, unsigned int secs,
+		  const char *args);
+unsigned long rel_flood_end(FILE *f);
+
 #endif

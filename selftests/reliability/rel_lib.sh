@@ -3,6 +3,8 @@
 # plus debugfs, where sroce's drop rules live, and sch_netem.
 # shellcheck shell=bash
 . "$(dirname "${BASH_SOURCE[0]}")/../datapath/dp_lib.sh"
+# Packet injection (rel_flood_a in rel.c).
+export ROCE_PKT=$SELFTESTS_DIR/net/roce_pkt.py NS_A NS_B
 
 rel_need() {
 	mountpoint -q /sys/kernel/debug ||
