@@ -228,7 +228,6 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 
 	/* A response implicitly acknowledges the requests before its READ. */
 	sroce_comp_ack_upto(qp, psn_sub(psn, 1));
-	sroce_req_answered(&qp->req);
 	sw = sroce_comp_oldest(qp);
 	if (!sw || psn_before(psn, sw->first_psn) || psn_after(psn, sw->last_psn)) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
@@ -246,6 +245,12 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_req_retry(&qp->req);
 		return;
 	}
+	/*
+	 * The response awaited: a go-back asked for meanwhile is not needed.
+	 * Only this one says so: a go-back a timeout asked for, cleared by
+	 * a stray or reordered response, was lost with its timer already run.
+	 */
+	sroce_req_answered(&qp->req);
 	off = (u64)psn_diff(psn, sw->first_psn) * pmtu;
 	if ((end && psn != sw->last_psn) || (!end && psn == sw->last_psn) ||
 	    (!end && len != pmtu) || off + len > sw->length ||
@@ -285,13 +290,13 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 	int err;
 
 	sroce_comp_ack_upto(qp, psn_sub(pkt->psn, 1));
-	sroce_req_answered(&qp->req);
 	sw = sroce_comp_oldest(qp);
 	if (!sw || !(sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC) ||
 	    sw->first_psn != pkt->psn) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
 		return;
 	}
+	sroce_req_answered(&qp->req);	/* the response awaited, as above */
 	/* The original value lands in the WR's buffer in host order (R1.2). */
 	err = sroce_sgl_copy(qp->sdev, qp->pd, (struct sroce_sge *)(sw + 1),
 			     sw->wqe.num_sge, 0, &orig, sizeof(orig),
