@@ -21,6 +21,9 @@ in_root() {
 	mkdir -p "$SROCE_CACHE"
 	exec 9>"$SROCE_CACHE/root.lock"
 	flock 9	# one user of the root's mounts at a time
+	# Holding the lock, any mount still there is stale: a user killed
+	# before it could undo its own, with /src perhaps another tree.
+	umount_root
 	local m
 	for m in proc sys dev dev/pts; do
 		mountpoint -q "$SROCE_ROOT/$m" || mount --bind "/$m" "$SROCE_ROOT/$m"
