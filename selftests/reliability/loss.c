@@ -121,6 +121,23 @@ static void read_msg(struct lossctx *x, uint32_t seed)
 	dp_sgl_check(&s, seed, 0x5a, "data read");
 }
 
+/* A signaled FETCH_AND_ADD of @add from A's 8 bytes at @res to B's @word. */
+static void post_fetch_add(struct lossctx *x, uint64_t wr_id, uint64_t *res,
+			   uint64_t *word, uint64_t add)
+{
+	struct ibv_sge sge = { (uintptr_t)res, 8, x->p.a.buf.mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+
+	wr.wr.atomic.remote_addr = (uintptr_t)word;
+	wr.wr.atomic.rkey = x->p.b.buf.mr->rkey;
+	wr.wr.atomic.compare_add = add;
+	dp_post_send(&x->p.a, &wr);
+}
+
 /* The WRITE or SEND message is listed as c->op, the lost packet as c->arg. */
 enum { LOSE_FIRST, LOSE_MIDDLE, LOSE_LAST };
 
@@ -351,8 +368,6 @@ static void test_nak_new_gap(const struct dp_case *c)
 static void test_lose_atomic_resp(const struct dp_case *c)
 {
 	uint64_t *word, *res;
-	struct ibv_send_wr wr = { 0 };
-	struct ibv_sge sge;
 	struct ibv_wc wc;
 	struct lossctx x;
 
@@ -363,17 +378,8 @@ static void test_lose_atomic_resp(const struct dp_case *c)
 	res = (uint64_t *)x.p.a.buf.p;
 	*word = 1000;
 	*res = 0;
-	sge = (struct ibv_sge){ (uintptr_t)res, 8, x.p.a.buf.mr->lkey };
-	wr.wr_id = 71;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.atomic.remote_addr = (uintptr_t)word;
-	wr.wr.atomic.rkey = x.p.b.buf.mr->rkey;
-	wr.wr.atomic.compare_add = 7;
 	rel_fault(&x.p.b, "tx", "opcode=%d", OP_ATOMIC_ACK);
-	dp_post_send(&x.p.a, &wr);
+	post_fetch_add(&x, 71, res, word, 7);
 	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "FETCH_AND_ADD completion");
 	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_FETCH_ADD, 71, x.p.a.qp->qp_num,
 		    "FETCH_AND_ADD");
@@ -401,10 +407,8 @@ static void test_stray_resp_after_timeout(const struct dp_case *c)
 	struct dp_cfg cfg = { .rc_timers = 1, .timeout = 12, .retry_cnt = 7,
 			      .rnr_retry = 7, .min_rnr_timer = 1 };
 	uint64_t *word, *res;
-	struct ibv_send_wr wr = { 0 };
 	struct ibv_qp_init_attr qi;
 	struct ibv_qp_attr qa;
-	struct ibv_sge sge;
 	struct ibv_wc wc;
 	struct lossctx x;
 	struct dp_sgl s;
@@ -424,16 +428,7 @@ static void test_stray_resp_after_timeout(const struct dp_case *c)
 	dp_sgl_make(&s, &x.p.a.buf, 0, 64, 1, 0);
 	dp_send_wr(&x.p, IBV_WR_RDMA_READ, 81, &s, IBV_SEND_SIGNALED, 0,
 		   (uintptr_t)word + 64, x.p.b.buf.mr->rkey);
-	sge = (struct ibv_sge){ (uintptr_t)res, 8, x.p.a.buf.mr->lkey };
-	wr.wr_id = 82;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.atomic.remote_addr = (uintptr_t)word;
-	wr.wr.atomic.rkey = x.p.b.buf.mr->rkey;
-	wr.wr.atomic.compare_add = 1;
-	dp_post_send(&x.p.a, &wr);
+	post_fetch_add(&x, 82, res, word, 1);
 	/* 8 timeouts of 16.8 ms, in real time: well within the wait. */
 	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "READ completion (a stall if none)");
 	dp_check_wc(&wc, IBV_WC_RETRY_EXC_ERR, IBV_WC_RDMA_READ, 81,
