@@ -1,0 +1,97 @@
+#!/bin/bash
+# Two guests, each its own kernel, joined by a virtual Ethernet link, as
+# people run sroce on test VMs: sroce in both, then rdma_rxe in one of
+# them (selftests/twovm/).
+#   scripts/vm/two-vms.sh [-t timeout_s] [short|full]
+# The link: a virtio-net NIC in each guest on a QEMU "dgram" netdev, each
+# end's Ethernet frames sent as UDP datagrams to the other QEMU on the
+# host's loopback (no root networking on the host, no start order). The
+# server guest (10.99.0.1, MAC 52:54:00:99:00:01) runs
+# selftests/twovm/agent.py, the client guest (10.99.0.2, ...:02) runs the
+# cases (selftests/twovm/client.sh) and asks the agent for the server's
+# side of each. Results: build/twovm/client.ktap, the consoles in
+# build/twovm/console-{server,client}.log. Exits 0 if every case passed
+# and both guests ended cleanly.
+# short (make twovm-short, CI): ibv_rc_pingpong and rping sroce<->sroce,
+# ibv_rc_pingpong rdma_rxe<->sroce. full (make twovm): see client.sh.
+set -uo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+timeout_s="" mode=short
+while getopts "t:" o; do
+	case $o in
+	t) timeout_s=$OPTARG ;;
+	*) die "usage: $0 [-t timeout_s] [short|full]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+mode=${1:-short}
+case $mode in
+short) timeout_s=${timeout_s:-1200} ;;
+full) timeout_s=${timeout_s:-3600} ;;
+*) die "usage: $0 [-t timeout_s] [short|full]" ;;
+esac
+
+# Once here, not in both run-qemu.sh at the same time.
+"$SROCE_TOP/scripts/host-deps.sh" || die "host dependencies"
+"$SROCE_TOP/scripts/vm/mkimage.sh" || die "guest image"
+[ -e "$SROCE_BUILD/kernel/sroce.ko" ] || die "no build/kernel/sroce.ko: run scripts/build-module.sh"
+ls "$SROCE_BUILD"/provider/libsroce-rdmav*.so >/dev/null 2>&1 ||
+	die "no libsroce: run scripts/build-provider.sh"
+
+out=$SROCE_BUILD/twovm
+rm -rf "$out"
+mkdir -p "$out"
+
+# Two UDP ports on the loopback that nothing holds (each QEMU binds its
+# own and sends to the other's); a race with another binder shows as a
+# QEMU that cannot start.
+udp_free() { ! ss -Hlun "sport = :$1" | grep -q .; }
+p1=$((20000 + ($$ * 2) % 40000))
+while ! udp_free $p1 || ! udp_free $((p1 + 1)); do p1=$((p1 + 2 > 59998 ? 20000 : p1 + 2)); done
+p2=$((p1 + 1))
+link() {
+	echo "dgram,local.type=inet,local.host=127.0.0.1,local.port=$1,remote.type=inet,remote.host=127.0.0.1,remote.port=$2"
+}
+
+t0=$SECONDS
+log "two guests ($mode, timeout ${timeout_s}s) joined by UDP 127.0.0.1:$p1 <-> :$p2"
+# Each in a process group of its own (setsid), so that one can be stopped
+# whole (run-qemu.sh, timeout, QEMU, tee) when the other failed.
+setsid "$SROCE_TOP/scripts/vm/run-qemu.sh" -t "$timeout_s" -n "$(link $p1 $p2)" -e 52:54:00:99:00:01 \
+	-l "$out/console-server.log" selftests/twovm/guest.sh server "$mode" >"$out/run-server.log" 2>&1 &
+spid=$!
+setsid "$SROCE_TOP/scripts/vm/run-qemu.sh" -t "$timeout_s" -n "$(link $p2 $p1)" -e 52:54:00:99:00:02 \
+	-l "$out/console-client.log" selftests/twovm/guest.sh client "$mode" >"$out/run-client.log" 2>&1 &
+cpid=$!
+
+# Stopped whole, with everything under it, if this script is.
+trap 'kill -- -"$spid" -"$cpid" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+
+# The client ends first when all went well (it tells the server to end);
+# a guest that ends badly leaves the other 120 s before it is stopped.
+alive() { local s; s=$(ps -o stat= -p "$1") && [[ $s != Z* ]]; }
+src="" crc=""
+while [ -z "$src" ] || [ -z "$crc" ]; do
+	who=""
+	wait -n -p who "$spid" "$cpid"
+	rc=$?
+	case $who in
+	"$spid") src=$rc other=$cpid ;;
+	"$cpid") crc=$rc other=$spid ;;
+	*) break ;;
+	esac
+	if [ "$rc" = 0 ] || ! alive "$other"; then continue; fi
+	log "the $([ "$who" = "$spid" ] && echo server || echo client) guest ended with status $rc: the other has 120 s left"
+	for _ in $(seq 120); do alive "$other" || break; sleep 1; done
+	kill -- -"$other" 2>/dev/null
+done
+trap - EXIT
+
+[ -s "$out/client.ktap" ] && grep -E "^(not )?ok |^# [0-9]+ failed" "$out/client.ktap"
+log "server guest: status $src; client guest: status $crc; $((SECONDS - t0)) s"
+for r in server client; do
+	grep '^\[sroce\]' "$out/run-$r.log" | grep -v '^\[sroce\] booting' | sed "s/^/$r: /" >&2
+done
+[ "$src" = 0 ] && [ "$crc" = 0 ]
