@@ -74,8 +74,10 @@ trap 'exit 130' INT TERM
 alive() { local s; s=$(ps -o stat= -p "$1") && [[ $s != Z* ]]; }
 src="" crc=""
 while [ -z "$src" ] || [ -z "$crc" ]; do
-	who=""
-	wait -n -p who "$spid" "$cpid"
+	who="" pending=()
+	[ -n "$src" ] || pending+=("$spid")
+	[ -n "$crc" ] || pending+=("$cpid")
+	wait -n -p who "${pending[@]}"
 	rc=$?
 	case $who in
 	"$spid") src=$rc other=$cpid ;;

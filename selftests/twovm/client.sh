@@ -71,7 +71,11 @@ pair() {
 	sed 's/^# //; s/^/# client: /' "$clog"
 	rm -f "$clog"
 	echo "# ${s[*]}: server exit $rc_s, client exit $rc_c"
-	[ $rc_s = 0 ] && [ $rc_c = 0 ]
+	[ $rc_s = 0 ] && [ $rc_c = 0 ] && return 0
+	# What each end's device and UDP layer saw.
+	srv 10 tv_stats
+	tv_stats | sed 's/^# /# client: /'
+	return 1
 }
 
 TV_PORT=18500

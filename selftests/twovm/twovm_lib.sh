@@ -132,9 +132,10 @@ tv_rping() {
 	client) timeout -k 5 "${TV_TOOL_TIMEOUT:-240}" rping -c -a $TV_IP4_SERVER -p "$port" -C "$count" -V -v >"$out" 2>&1 ;;
 	esac
 	rc=$?
-	n=$(grep -c '^ping data: ' "$out")
-	head -3 "$out"
-	grep -v '^ping data: ' "$out" | head -20
+	# -v: each ping's data, "ping data: ..." (the server: "server ping data: ...").
+	n=$(grep -cE '^(server )?ping data: ' "$out")
+	grep -m 2 -E '^(server )?ping data: ' "$out"
+	grep -vE '^(server )?ping data: ' "$out" | head -20
 	echo "# rping $side: exit $rc, $n pings"
 	rm -f "$out"
 	[ $rc = 0 ] && [ "$n" = "$count" ]
@@ -188,6 +189,9 @@ tv_stats() {
 		paste - - | awk -v d="$d" 'NR > 1 && $2 != 0 { printf "# %s %s %s\n", d, $1, $2 }'
 	sed -n "s/^ *$TV_NETDEV: *//p" /proc/net/dev |
 		awk -v n=$TV_NETDEV '{ printf "# %s: rx %s packets, tx %s packets\n", n, $2, $10 }'
+	# UDP's own drops (a bad checksum, a full socket buffer) never reach sroce.
+	awk '$1 == "Udp:" { if (!h) { split($0, k); h = 1; next }
+		for (i = 2; i <= NF; i++) if ($i != 0) s = s " " k[i] "=" $i; print "# udp:" s; exit }' /proc/net/snmp
 }
 
 # Kernel reports since tv_net_up (boot messages such as KFENCE's own
