@@ -27,7 +27,7 @@ done
 shift $((OPTIND - 1))
 mode=${1:-short}
 case $mode in
-short) timeout_s=${timeout_s:-1200} ;;
+short | diag) timeout_s=${timeout_s:-1200} ;;
 full) timeout_s=${timeout_s:-3600} ;;
 *) die "usage: $0 [-t timeout_s] [short|full]" ;;
 esac

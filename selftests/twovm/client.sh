@@ -12,7 +12,7 @@
 . "$(dirname "$0")/twovm_lib.sh"
 
 mode=${1:-short}
-case $mode in short | full) ;; *) echo "usage: $0 short|full"; exit 2 ;; esac
+case $mode in short | full | diag) ;; *) echo "usage: $0 short|full"; exit 2 ;; esac
 KTAP=$TV_OUT/client.ktap
 SRV=$TV_IP4_SERVER
 
@@ -205,7 +205,25 @@ phase() {	# SERVER_KIND CLIENT_KIND
 	add "$p: 5% loss" "c_loss 5"
 }
 
-if [ "$mode" = full ]; then
+c_rtt() { ping -c 20 -i 0.2 "$SRV" | tail -2 | sed 's/^/# /'; }
+c_gso() { srv 10 tv_param tx_gso "$1" && tv_param tx_gso "$1"; }
+if [ "$mode" = diag ]; then
+	add "rxe<->rxe: devices up, link" "c_setup rxe rxe"
+	add "rtt" "c_rtt"
+	add "rxe<->rxe: ibv_rc_pingpong 4096" "c_pingpong 4 ibv_rc_pingpong -n 100 -c"
+	add "rxe<->rxe: ib_write_bw RC" "c_perf ib_write_bw RC -n 200"
+	add "sroce<->sroce: devices up, link" "c_setup sroce sroce"
+	add "rtt" "c_rtt"
+	add "sroce<->sroce: ibv_rc_pingpong 64" "c_pingpong 4 ibv_rc_pingpong -n 100 -s 64 -c"
+	add "sroce<->sroce: ibv_rc_pingpong 1024" "c_pingpong 4 ibv_rc_pingpong -n 100 -s 1024 -c"
+	add "sroce<->sroce: ibv_rc_pingpong 4096" "c_pingpong 4 ibv_rc_pingpong -n 100 -c"
+	add "sroce<->sroce: ibv_rc_pingpong 4096 IPv6" "c_pingpong 6 ibv_rc_pingpong -n 100 -c"
+	add "sroce<->sroce: ib_write_bw RC" "c_perf ib_write_bw RC -n 200"
+	add "gso off" "c_gso 0"
+	add "sroce<->sroce: ibv_rc_pingpong 4096, no GSO" "c_pingpong 4 ibv_rc_pingpong -n 100 -c"
+	add "sroce<->sroce: ib_write_bw RC, no GSO" "c_perf ib_write_bw RC -n 200"
+	add "kernel logs" "c_clean"
+elif [ "$mode" = full ]; then
 	phase sroce sroce
 	add "sroce<->sroce: kernel logs" "c_clean"
 	phase rxe sroce

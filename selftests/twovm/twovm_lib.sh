@@ -204,3 +204,8 @@ tv_kernel_clean() {
 	echo "$bugs" | head -40 | sed "s/^/# $(tv_role) dmesg: /"
 	return 1
 }
+
+# tv_param NAME VALUE: a sroce module parameter (e.g. tx_gso 0).
+tv_param() {
+	echo "$2" >"/sys/module/sroce/parameters/$1" && echo "# $(tv_role): sroce.$1=$(cat "/sys/module/sroce/parameters/$1")"
+}
