@@ -194,12 +194,12 @@ phase() {	# SERVER_KIND CLIENT_KIND
 	add "$p: ibv_rc_pingpong IPv6" "c_pingpong 6 ibv_rc_pingpong -n 100 -c"
 	add "$p: ibv_uc_pingpong" "c_pingpong 4 ibv_uc_pingpong -n 100 -c"
 	add "$p: ibv_ud_pingpong" "c_pingpong 4 ibv_ud_pingpong -n 100 -s 512 -c"
-	add "$p: ib_write_bw RC" "c_perf ib_write_bw RC -n 200"
-	add "$p: ib_write_bw UC" "c_perf ib_write_bw UC -n 200"
-	# 4 READs of 64 KiB in flight, not perftest's 128: after a lost
-	# response the one asked for again waits behind what the responder
-	# still sends of the others, 8 MiB at the link's ~10 MiB/s, longer
-	# than 7 retries of the 67 ms ACK timeout (testing.md).
+	# 16 WRITEs and 4 READs of 64 KiB in flight, not perftest's 128,
+	# whose 8 MiB overflow what the link buffers. ib_read_bw sroce<->sroce
+	# still runs out of retries over this lossy link (an open finding,
+	# testing.md).
+	add "$p: ib_write_bw RC" "c_perf ib_write_bw RC -n 200 -t 16"
+	add "$p: ib_write_bw UC" "c_perf ib_write_bw UC -n 200 -t 16"
 	add "$p: ib_read_bw RC" "c_perf ib_read_bw RC -n 200 -o 4"
 	add "$p: ib_send_lat RC" "c_perf ib_send_lat RC -n 200"
 	add "$p: ib_send_lat UD" "c_perf ib_send_lat UD -n 200"
