@@ -17,6 +17,8 @@
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
 #   make debug-lane    the tests tagged "debug" and "debug-only" on that kernel (make check runs it)
+#   make twovm        two guests joined by a virtual link: sroce<->sroce, then rdma_rxe<->sroce
+#                     (pingpongs, perftest, rdma_cm tools, loss); make twovm-short: CI's short form
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -86,6 +88,13 @@ debug-modules:
 debug-lane: provider selftests
 	scripts/debug-lane.sh
 
+# Two guests joined by a virtual Ethernet link (selftests/twovm/).
+twovm: module provider
+	scripts/vm/two-vms.sh full
+
+twovm-short: module provider
+	scripts/vm/two-vms.sh short
+
 clean:
 	rm -rf build
 	$(MAKE) -C selftests/host clean
@@ -93,4 +102,4 @@ clean:
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane clean
+.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane twovm twovm-short clean

@@ -2,7 +2,8 @@
 # make check: every test. Host unit tests of the protocol core, fuzz smoke,
 # static checks (sparse, W=1, checkpatch), then the selftests in QEMU
 # guests (Debian 13 kernel; GUESTS=2 side by side, each a shard of the
-# tests) against the freshly built sroce.ko and libsroce,
+# tests) against the freshly built sroce.ko and libsroce, the two-VM
+# test's short form (scripts/vm/two-vms.sh; SROCE_TWOVM=0 leaves it out),
 # then the debug-kernel lane: the tests tagged "debug" and "debug-only" on
 # a kernel with KASAN, lockdep, kmemleak... (scripts/debug-lane.sh;
 # SROCE_DEBUG_LANE=0 leaves it out). Ends with one line "N passed, N
@@ -119,6 +120,32 @@ else
 	guest_ktaps=("$res/guest.ktap")
 fi
 
+# Two guests, each its own kernel, joined by a virtual link: the
+# pingpong and rping between two sroce, a pingpong between rdma_rxe and
+# sroce (scripts/vm/two-vms.sh short, about 2 min once the shards are
+# done; SROCE_TWOVM=0 leaves it out, and so do T= and TARGET= unless
+# SROCE_TWOVM=1). It runs after the shards: on a host loaded with more
+# guests the RTT between the two passed the pingpong's 67 ms ACK timeout.
+twovm_ktaps=()
+twovm=0
+[ -z "${T:-}${TARGET:-}" ] && twovm=1
+if [ "${SROCE_TWOVM:-$twovm}" = 1 ]; then
+	log "two guests joined by a virtual link (short)"
+	if [ $build_ok = 1 ]; then
+		"$SROCE_TOP/scripts/vm/two-vms.sh" short >"$res/twovm.log" 2>&1
+		trc=$?
+		cp "$SROCE_BUILD/twovm/client.ktap" "$res/twovm.ktap" 2>/dev/null || : >"$res/twovm.ktap"
+		grep -E "^(not )?ok " "$res/twovm.ktap"
+		if [ $trc != 0 ]; then
+			tail -20 "$res/twovm.log"
+			printf 'not ok 999 two guests ended with status %s\n' "$trc" >>"$res/twovm.ktap"
+		fi
+	else
+		printf 'TAP version 13\n1..1\nnot ok 1 build\n' >"$res/twovm.ktap"
+	fi
+	twovm_ktaps=("$res/twovm.ktap")
+fi
+
 debug_ktaps=()
 if [ "$lane" = 1 ]; then
 	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug and debug-only)"
@@ -146,4 +173,5 @@ fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "${guest_ktaps[@]}" "${debug_ktaps[@]}"
+	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "${guest_ktaps[@]}" "${twovm_ktaps[@]}" \
+	"${debug_ktaps[@]}"

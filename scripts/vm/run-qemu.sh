@@ -20,17 +20,24 @@
 # (-mem-prealloc), so that the guest's first use of a page does not also
 # fault (and zero a huge page) in the host: a benchmark that allocates
 # fresh pages (odp_bench) would time the host's fault too.
+# -n NETDEV: a virtio-net NIC (eth0 in the guest) on the QEMU netdev
+# NETDEV ("dgram,local.type=inet,...": scripts/vm/two-vms.sh joins two
+# guests so), with the MAC of -e MAC. -l LOG: keep the console as LOG
+# rather than build/guest-console.log (guests side by side).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-timeout_s=1800 mem="" cpus=2 kern=${SROCE_KERNEL:-stock}
-while getopts "t:m:c:k:" o; do
+timeout_s=1800 mem="" cpus=2 kern=${SROCE_KERNEL:-stock} netdev="" mac="" keep=""
+while getopts "t:m:c:k:n:e:l:" o; do
 	case $o in
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	k) kern=$OPTARG ;;
-	*) die "usage: $0 [-t timeout] [-m mem_mb] [-c cpus] [-k stock|debug] script [args]" ;;
+	n) netdev=$OPTARG ;;
+	e) mac=$OPTARG ;;
+	l) keep=$OPTARG ;;
+	*) die "usage: $0 [-t timeout] [-m mem_mb] [-c cpus] [-k stock|debug] [-n netdev [-e mac]] [-l log] script [args]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -74,7 +81,10 @@ esac
 # One console file per run, so that two guests of one tree cannot mix
 # their exit statuses; the last run's is kept as guest-console.log.
 console=$SROCE_BUILD/guest-console.$$.log
-trap 'mv -f "$console" "$SROCE_BUILD/guest-console.log" 2>/dev/null' EXIT
+keep=${keep:-$SROCE_BUILD/guest-console.log}
+trap 'mv -f "$console" "$keep" 2>/dev/null' EXIT
+nic=()
+[ -z "$netdev" ] || nic=(-netdev "$netdev,id=net0" -device "virtio-net-pci,netdev=net0${mac:+,mac=$mac}")
 
 # The debugging Debian's own kernel carries, on for every run that is not
 # a benchmark: SLUB sanity checks, red zones, poisoning and owner tracking,
@@ -117,7 +127,7 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 	-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
 	-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
 	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce \
-	-device virtio-rng-pci </dev/null 2>&1 | tee "$console" || rc=$?
+	-device virtio-rng-pci "${nic[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
 # A kernel report on the console (a panic ends the guest before its exit
 # line; a report the test scripts did not catch) is shown here and fails
 # the run. Kernel lines only (timestamped); the expression is the guest
