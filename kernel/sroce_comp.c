@@ -119,6 +119,46 @@ static enum ib_wc_status sroce_nak_status(u8 code)
 	}
 }
 
+/*
+ * A gap before @psn acted on: a sequence NAK of @psn (R2.5), or a READ
+ * response past comp.psn (@psn = comp.psn: the responses before it are
+ * lost, IBA's implied NAK). Go back from comp.psn at once, at a cost of
+ * one retry_cnt, once per gap: what comes after the loss reports the same
+ * gap again, and each go-back would have the responder serve the rest of
+ * a READ again. Progress clears nak_valid and moves comp.psn past @psn,
+ * so a later gap never matches; the 24-bit PSN cannot wrap without
+ * progress. Returns false when the gap was acted on already.
+ */
+static bool sroce_comp_gap(struct sroce_qp *qp, u32 psn,
+			   enum sroce_retrans_cause cause)
+{
+	struct sroce_swqe *sw;
+	u8 left;
+
+	if (qp->comp.nak_valid && qp->comp.nak_psn == psn)
+		return false;
+	sw = sroce_comp_oldest(qp);
+	if (!sw)
+		return true;
+	if (!sroce_retry_take(SROCE_RETRY_SEQ_NAK, qp->comp.retry_left, &left)) {
+		sroce_count(qp->sdev, SROCE_CNT_RETRY_EXCEEDED);
+		sroce_comp_fail(qp, sw, IB_WC_RETRY_EXC_ERR);
+		return true;
+	}
+	qp->comp.retry_left = left;
+	qp->comp.nak_valid = true;
+	qp->comp.nak_psn = psn;
+	sroce_count(qp->sdev, cause == SROCE_RETRANS_CAUSE_SEQ_NAK ?
+		    SROCE_CNT_RETRANS_SEQ_NAK : SROCE_CNT_RETRANS_READ_GAP);
+	trace_sroce_retransmit(qp, cause, qp->comp.psn);
+	/*
+	 * From comp.psn, as after an RNR NAK; the window shrinks once per
+	 * loss episode, not once per NAK.
+	 */
+	sroce_req_seq_nak(&qp->req, psn);
+	return true;
+}
+
 static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 {
 	struct sroce_aeth_syndrome s;
@@ -169,40 +209,12 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 			 * The responder NAKs a gap once (R2.5), in two
 			 * copies: the same NAK again with no progress since
 			 * is a copy (sent twice, duplicated or late on the
-			 * wire), not a new loss, and must not cost a second
-			 * go-back-N nor a second retry_cnt. Progress clears
-			 * nak_valid and moves comp.psn past the NAKed PSN,
-			 * so a NAK of a later gap never matches, and the
-			 * 24-bit PSN cannot wrap without progress. The
-			 * responder NAKs the same PSN again only if it
-			 * dropped the resent packet for want of memory: then
-			 * the local ACK timer recovers, as before copies.
+			 * wire), not a new loss. The responder NAKs the same
+			 * PSN again only if it dropped the resent packet for
+			 * want of memory: then the local ACK timer recovers.
 			 */
-			if (qp->comp.nak_valid && qp->comp.nak_psn == psn) {
+			if (!sroce_comp_gap(qp, psn, SROCE_RETRANS_CAUSE_SEQ_NAK))
 				sroce_count(qp->sdev, SROCE_CNT_DUP_NAK);
-				return;
-			}
-			sw = sroce_comp_oldest(qp);
-			if (!sw)
-				return;
-			/* It counts against retry_cnt like a timeout (R2.5). */
-			if (!sroce_retry_take(SROCE_RETRY_SEQ_NAK,
-					      qp->comp.retry_left, &left)) {
-				sroce_count(qp->sdev, SROCE_CNT_RETRY_EXCEEDED);
-				sroce_comp_fail(qp, sw, IB_WC_RETRY_EXC_ERR);
-				return;
-			}
-			/* Resend from the NAKed PSN at once (R2.5). */
-			qp->comp.retry_left = left;
-			qp->comp.nak_valid = true;
-			qp->comp.nak_psn = psn;
-			sroce_count(qp->sdev, SROCE_CNT_RETRANS_SEQ_NAK);
-			trace_sroce_retransmit(qp, SROCE_RETRANS_CAUSE_SEQ_NAK, qp->comp.psn);
-			/*
-			 * From comp.psn, as after an RNR NAK above; the window
-			 * shrinks once per loss episode, not once per NAK.
-			 */
-			sroce_req_seq_nak(&qp->req, psn);
 			return;
 		}
 		sroce_count(qp->sdev, SROCE_CNT_ERR_NAK_RCVD);
@@ -215,8 +227,13 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 	}
 }
 
-/* A READ response: place its payload; the last one completes the WQE. */
-static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
+/*
+ * A READ response: place its payload; the last one completes the WQE.
+ * Returns true when it was the response awaited and is placed: only then
+ * does its AETH count. The LAST of a READ that lost a response before it
+ * would otherwise acknowledge the READ unanswered and ask for it again.
+ */
+static bool sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	u32 psn = pkt->psn, pmtu = qp->attr.pmtu, len = pkt->payload_len;
@@ -231,19 +248,19 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	sw = sroce_comp_oldest(qp);
 	if (!sw || psn_before(psn, sw->first_psn) || psn_after(psn, sw->last_psn)) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
-		return;
+		return false;
 	}
 	if (!(sroce_swqe_flags(sw) & SROCE_WRF_READ)) {
 		/* A READ response to what was no READ (R3.6). */
 		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);
-		return;
+		return false;
 	}
 	if (psn != qp->comp.psn) {
-		/* A response is missing: ask again from there (R2.6). */
+		/* A response is missing: ask again from there (R2.5, R2.6). */
 		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
 		sroce_qp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
-		sroce_req_retry(&qp->req);
-		return;
+		sroce_comp_gap(qp, qp->comp.psn, SROCE_RETRANS_CAUSE_READ_GAP);
+		return false;
 	}
 	/*
 	 * The response awaited: a go-back asked for meanwhile is not needed.
@@ -256,7 +273,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	    (!end && len != pmtu) || off + len > sw->length ||
 	    (end && off + len != sw->length)) {
 		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);	/* R3.6 */
-		return;
+		return false;
 	}
 	if (len) {
 		buf = sroce_pkt_payload(skb);
@@ -267,12 +284,12 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 			    -ENOMEM;
 		if (err == -EWOULDBLOCK) {
 			sroce_qp_defer(qp);	/* ODP fault in softirq */
-			return;
+			return false;
 		}
 		if (err) {
 			sroce_comp_fail(qp, sw, err == -ENOMEM ?
 					IB_WC_LOC_QP_OP_ERR : IB_WC_LOC_PROT_ERR);
-			return;
+			return false;
 		}
 	}
 	sroce_comp_progress(qp, psn_add(psn, 1));
@@ -280,6 +297,7 @@ static void sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 		sw->state = SROCE_SWQE_DONE;
 		sroce_req_rd_atomic_done(&qp->req);
 	}
+	return true;
 }
 
 static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
@@ -355,10 +373,11 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	if (pkt->mask & SROCE_M_READ) {
-		sroce_comp_read_resp(qp, skb);
+		bool placed = sroce_comp_read_resp(qp, skb);
+
 		if (sroce_qp_deferred(qp))
 			return;		/* handled again, AETH included */
-		if (pkt->mask & SROCE_M_AETH)
+		if (placed && (pkt->mask & SROCE_M_AETH))
 			sroce_comp_aeth(qp, pkt->psn, sroce_pkt_aeth_syn(skb));
 	} else if (pkt->mask & SROCE_M_ATOMIC) {
 		sroce_comp_atomic_ack(qp, skb);

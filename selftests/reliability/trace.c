@@ -12,7 +12,7 @@
  * - there is one sroce_retransmit event per retransmission the counters
  *   of `rdma statistic show link DEV/1` count, by cause: timeout =
  *   retrans_timeout (seed-rules R2.2), seq_nak = retrans_seq_nak (R2.5),
- *   rnr = retrans_rnr (R2.4);
+ *   rnr = retrans_rnr (R2.4), read_gap = retrans_read_gap (R2.5);
  * - ACK/NAK and timer events of the recovery appear;
  * - a QP moved to ERR (by modify_qp or by an error) has a sroce_qp_state
  *   event to ERR, and a flushed or failed WR a sroce_cqe_err event with
@@ -203,19 +203,20 @@ static unsigned long long rdma_stat(const char *dev, const char *name)
 }
 
 static const char *const retrans_ctr[] = { "retrans_timeout", "retrans_seq_nak",
-					   "retrans_rnr" };
+					   "retrans_rnr", "retrans_read_gap" };
 static const char *const retrans_cause[] = { "cause=timeout", "cause=seq_nak",
-					     "cause=rnr" };
+					     "cause=rnr", "cause=read_gap" };
+#define N_CAUSES ARRAY_SIZE(retrans_ctr)
 
 struct stats {
-	unsigned long long retrans[3], drops;
+	unsigned long long retrans[N_CAUSES], drops;
 };
 
 static void stats_take(struct stats *s, const char *dev)
 {
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < (int)N_CAUSES; i++)
 		s->retrans[i] = rdma_stat(dev, retrans_ctr[i]);
 	s->drops = rdma_stat(dev, "fault_tx_drops");
 }
@@ -258,7 +259,7 @@ static void check_retrans(const struct trctx *x, const struct stats *before,
 {
 	int i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < (int)N_CAUSES; i++) {
 		unsigned int ev = tr_count(x, "sroce_retransmit", dev_tok(x->dev_a),
 					   QPN(x->qpn_a), retrans_cause[i], NULL);
 
