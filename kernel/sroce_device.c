@@ -205,7 +205,7 @@ static int sroce_dev_create(const char *ibdev_name, struct net_device *ndev)
 				    netdev_name(ndev));
 		return -EINVAL;
 	}
-	other = ib_device_get_by_name(ibdev_name, RDMA_DRIVER_UNKNOWN);
+	other = sroce_ib_device_get_by_name(ibdev_name);
 	if (other) {
 		ib_device_put(other);
 		pr_info_ratelimited(DRV_NAME ": name %s is in use\n", ibdev_name);
