@@ -106,6 +106,16 @@ static inline void sroce_bh_work_cancel_sync(struct sroce_bh_work *w)
 }
 #endif
 
+/*
+ * 6.17: a per-CPU workqueue says so (WQ_PERCPU; 7.x warns at an
+ * allocation with neither it nor WQ_UNBOUND). Before, it is the default.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define SROCE_WQ_PERCPU WQ_PERCPU
+#else
+#define SROCE_WQ_PERCPU 0
+#endif
+
 /* 6.10: __assign_str() takes the source from __string(). */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #define sroce_assign_str(dst, src) __assign_str(dst)
