@@ -17,6 +17,9 @@
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
 #   make debug-lane    the tests tagged "debug" and "debug-only" on that kernel (make check runs it)
+#   make matrix       the kernel and rdma-core matrix: build every cell (Debian 12's 6.1 with
+#                     rdma-core 44.0, the newest Debian kernel) and run the core subset on each
+#                     (make check runs it; SROCE_MATRIX=0: without it). CELLS="..." names cells
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -86,6 +89,9 @@ debug-modules:
 debug-lane: provider selftests
 	scripts/debug-lane.sh
 
+matrix: provider selftests
+	scripts/matrix/matrix.sh $(CELLS)
+
 clean:
 	rm -rf build
 	$(MAKE) -C selftests/host clean
@@ -93,4 +99,4 @@ clean:
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane clean
+.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane matrix clean
