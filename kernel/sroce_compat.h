@@ -148,6 +148,24 @@ static inline struct ib_udata *sroce_create_cq_udata(struct ib_udata *udata)
 }
 #endif
 
+/*
+ * 6.14: the core dispatches IB_EVENT_PORT_ACTIVE and IB_EVENT_PORT_ERR
+ * itself, once per change, for the netdev a port is bound to
+ * (ib_device_set_netdev(); ib_dispatch_port_state_event() on its netdev
+ * events): a driver's own would come twice (seen on 7.3). Before, the
+ * driver dispatches them. sroce_port_event() is that choice.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+static inline void sroce_port_event(struct ib_event *ev)
+{
+}
+#else
+static inline void sroce_port_event(struct ib_event *ev)
+{
+	ib_dispatch_event(ev);
+}
+#endif
+
 /* 6.13: hrtimer_setup() sets the function with the rest (hrtimer_init went in 6.15). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
 static inline void hrtimer_setup(struct hrtimer *timer,

@@ -107,8 +107,8 @@ static const struct attribute_group sroce_dev_attr_group = {
  * @sdev: the device; the caller holds an ib_device reference
  *
  * Called from the netdev notifier. Dispatches IB_EVENT_PORT_ACTIVE or
- * IB_EVENT_PORT_ERR once per change (seed-rules R3.9); QP states are not
- * touched.
+ * IB_EVENT_PORT_ERR once per change (seed-rules R3.9), where the core does
+ * not (sroce_port_event()); QP states are not touched.
  */
 void sroce_port_update(struct sroce_dev *sdev)
 {
@@ -130,7 +130,7 @@ void sroce_port_update(struct sroce_dev *sdev)
 					     IB_EVENT_PORT_ERR;
 	sroce_dbg_dev(sdev, "port %s\n",
 		      state == IB_PORT_ACTIVE ? "active" : "down");
-	ib_dispatch_event(&ev);
+	sroce_port_event(&ev);
 }
 
 /*

@@ -88,8 +88,8 @@ run_cell() {
 	*) printf 'not ok 999 guest ended with status %s (see build/matrix/%s/console.log)\n' \
 		"$grc" "$c" >>"$out/guest.ktap" ;;
 	esac
-	log "matrix $c ($(tr -d '\r' <"$out/console.log" | grep -m1 -o 'kernel [^ ,]*, cell' |
-		sed 's/, cell//' || echo "kernel ?")):" \
+	log "matrix $c ($(tr -d '\r' <"$out/console.log" |
+		sed -n 's/^# \(kernel [^ ,]*\), cell .*/\1/p' | head -1)):" \
 		"$(grep -c '^ok ' "$out/guest.ktap") passed, $(grep -c '^not ok ' "$out/guest.ktap")" \
 		"failed, guest $((SECONDS - t)) s"
 	! grep -q '^not ok' "$out/guest.ktap"
