@@ -19,6 +19,9 @@
 #   make debug-lane    the tests tagged "debug" and "debug-only" on that kernel (make check runs it)
 #   make twovm        two guests joined by a virtual link: sroce<->sroce, then rdma_rxe<->sroce
 #                     (pingpongs, perftest, rdma_cm tools, loss); make twovm-short: CI's short form
+#   make matrix       the kernel and rdma-core matrix: build every cell (Debian 12's 6.1 with
+#                     rdma-core 44.0, the newest Debian kernel) and run the core subset on each
+#                     (make check runs it; SROCE_MATRIX=0: without it). CELLS="..." names cells
 KDIR ?=
 
 all: module provider selftests host-tests
@@ -94,6 +97,8 @@ twovm: module provider
 
 twovm-short: module provider
 	scripts/vm/two-vms.sh short
+matrix: provider selftests
+	scripts/matrix/matrix.sh $(CELLS)
 
 clean:
 	rm -rf build
@@ -102,4 +107,4 @@ clean:
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane twovm twovm-short clean
+.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane twovm twovm-short matrix clean

@@ -21,6 +21,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_compat.h"
 #include "sroce_counters.h"
 #include "sroce_param.h"
 #include "fault.h"

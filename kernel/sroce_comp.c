@@ -471,10 +471,10 @@ static enum hrtimer_restart sroce_comp_rnr_timer(struct hrtimer *t)
 
 void sroce_comp_init_timers(struct sroce_qp *qp)
 {
-	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->ack_timer.function = sroce_comp_ack_timer;
-	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->rnr_timer.function = sroce_comp_rnr_timer;
+	hrtimer_setup(&qp->ack_timer, sroce_comp_ack_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
+	hrtimer_setup(&qp->rnr_timer, sroce_comp_rnr_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
 }
 
 bool sroce_comp_run(struct sroce_qp *qp)

@@ -51,9 +51,9 @@ static int sroce_cq_alloc_ring(struct sroce_cq *cq, struct sroce_ring *r,
 }
 
 static int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-			   struct uverbs_attr_bundle *attrs)
+			   SROCE_CREATE_CQ_ARG *attrs)
 {
-	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
+	struct ib_udata *udata = sroce_create_cq_udata(attrs);
 	struct sroce_dev *sdev = to_sroce_dev(ibcq->device);
 	struct sroce_cq *cq = to_sroce_cq(ibcq);
 	struct sroce_create_cq_resp resp = {};
@@ -366,12 +366,13 @@ unlock:
 	return 0;
 }
 
+SROCE_RESIZE_CQ_OP(sroce_resize_cq)
+
 const struct ib_device_ops sroce_cq_ops = {
-	.create_cq = sroce_create_cq,
+	SROCE_CQ_OPS(sroce_create_cq, sroce_resize_cq),
 	.destroy_cq = sroce_destroy_cq,
 	.poll_cq = sroce_poll_cq,
 	.req_notify_cq = sroce_req_notify_cq,
-	.resize_cq = sroce_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, sroce_cq, ibcq),
 };

@@ -107,8 +107,8 @@ static const struct attribute_group sroce_dev_attr_group = {
  * @sdev: the device; the caller holds an ib_device reference
  *
  * Called from the netdev notifier. Dispatches IB_EVENT_PORT_ACTIVE or
- * IB_EVENT_PORT_ERR once per change (seed-rules R3.9); QP states are not
- * touched.
+ * IB_EVENT_PORT_ERR once per change (seed-rules R3.9), where the core does
+ * not (sroce_port_event()); QP states are not touched.
  */
 void sroce_port_update(struct sroce_dev *sdev)
 {
@@ -130,7 +130,7 @@ void sroce_port_update(struct sroce_dev *sdev)
 					     IB_EVENT_PORT_ERR;
 	sroce_dbg_dev(sdev, "port %s\n",
 		      state == IB_PORT_ACTIVE ? "active" : "down");
-	ib_dispatch_event(&ev);
+	sroce_port_event(&ev);
 }
 
 /*
@@ -205,7 +205,7 @@ static int sroce_dev_create(const char *ibdev_name, struct net_device *ndev)
 				    netdev_name(ndev));
 		return -EINVAL;
 	}
-	other = ib_device_get_by_name(ibdev_name, RDMA_DRIVER_UNKNOWN);
+	other = sroce_ib_device_get_by_name(ibdev_name);
 	if (other) {
 		ib_device_put(other);
 		pr_info_ratelimited(DRV_NAME ": name %s is in use\n", ibdev_name);

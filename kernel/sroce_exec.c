@@ -49,7 +49,7 @@ MODULE_PARM_DESC(inline_engines,
  * A doorbell caller running the engines (sroce_qp_run_inline()), on its
  * stack. The receive softirqs its transmits trigger run on top of it, in
  * its system call (the veth hands packets to this CPU's backlog, drained
- * when the caller turns BHs on again):
+ * when the caller turns BHs on again, unless ksoftirqd has the softirq):
  * - if its QP streams (see sroce_qp_streams()), they leave other QPs'
  *   engines to an unbound worker (sroce_qp_rx_handoff()), so that the
  *   caller returns and posts again while another CPU answers, rather than
@@ -278,15 +278,17 @@ static bool sroce_sq_active_end(struct sroce_qp *qp)
  * The owner's loop: run, honour kicks, let go. Returns true if work is
  * left for the work item (the caller schedules it).
  *
- * Packets leave in order. A packet sent in process context is delivered
- * before the send returns (the stack runs the receive softirq when BHs
- * are enabled again); one sent from softirq waits in this CPU's backlog
- * until the softirq gets to it, and a packet sent meanwhile from another
- * CPU could overtake it (a sequence error for the peer). So after a
- * softirq run the QP is marked with its CPU (qp->sirq_cpu), and while
- * that CPU's backlog is not empty, the engines run nowhere else: other
- * CPUs hand over to the work item queued there. Caller owns the engines
- * and cannot migrate.
+ * Packets leave in order. A packet sent waits in this CPU's backlog until
+ * the receive softirq gets to it, and a packet sent meanwhile from another
+ * CPU could overtake it (a sequence error for the peer; on UC, a message
+ * lost). From softirq that is the rule; from process context too, as soon
+ * as the softirq is left to ksoftirqd: a local_bh_enable() then does not
+ * drain the backlog (always so before Linux 6.5 while ksoftirqd is
+ * runnable, and on any kernel after a softirq run's budget). So after
+ * every run the QP is marked with its CPU (qp->run_cpu), and while that
+ * CPU's backlog is not empty, the engines run nowhere else: other CPUs
+ * hand over to the work item queued there. Caller owns the engines and
+ * cannot migrate.
  */
 static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 {
@@ -305,7 +307,7 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 
 		sroce_sq_active_begin(qp, softirq);
 		more = sroce_qp_run_engines(qp, rounds);
-		WRITE_ONCE(qp->sirq_cpu, softirq ? cpu + 1 : 0);
+		WRITE_ONCE(qp->run_cpu, cpu + 1);
 		if (more || !reruns--) {
 			/* The work item the caller queues reads the SQ again. */
 			sroce_sq_active_end(qp);

@@ -160,11 +160,11 @@ static ssize_t sroce_fault_read(struct file *file, char __user *ubuf,
 		len = scnprintf(buf, sizeof(buf), "off\n");
 	} else {
 		if (r.opcode == SROCE_FAULT_ANY)
-			strscpy(op, "any");
+			strscpy(op, "any", sizeof(op));
 		else
 			scnprintf(op, sizeof(op), "0x%02x", r.opcode);
 		if (r.psn == SROCE_FAULT_ANY)
-			strscpy(psn, "any");
+			strscpy(psn, "any", sizeof(psn));
 		else
 			scnprintf(psn, sizeof(psn), "0x%06x", r.psn);
 		len = scnprintf(buf, sizeof(buf),

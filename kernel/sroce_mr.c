@@ -678,12 +678,14 @@ static int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	return 0;
 }
 
+SROCE_REG_USER_MR_OP(sroce_reg_user_mr)
+
 const struct ib_device_ops sroce_mr_ops = {
 	.advise_mr = sroce_advise_mr,
 	.alloc_mr = sroce_alloc_mr,
 	.dereg_mr = sroce_dereg_mr,
 	.get_dma_mr = sroce_get_dma_mr,
 	.map_mr_sg = sroce_map_mr_sg,
-	.reg_user_mr = sroce_reg_user_mr,
+	.reg_user_mr = sroce_reg_user_mr_op,
 	.rereg_user_mr = sroce_rereg_user_mr,
 };

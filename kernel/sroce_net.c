@@ -100,7 +100,7 @@ static struct socket *sroce_sock_create(struct net *net,
 	err = udp_sock_create(net, &cfg, &sock);
 	if (err)
 		return ERR_PTR(err);
-	setup_udp_tunnel_sock(net, sock, &tcfg);
+	sroce_udp_tunnel_setup(net, sock, &tcfg);
 	return sock;
 }
 
@@ -109,9 +109,9 @@ static void sroce_ns_release_socks(struct sroce_net_ns *ns)
 {
 	lockdep_assert_held(&sroce_net_mutex);
 	if (ns->sock6)
-		udp_tunnel_sock_release(ns->sock6);
+		sroce_udp_tunnel_release(ns->sock6);
 	if (ns->sock4)
-		udp_tunnel_sock_release(ns->sock4);
+		sroce_udp_tunnel_release(ns->sock4);
 	ns->sock6 = NULL;
 	ns->sock4 = NULL;
 }
@@ -182,7 +182,7 @@ static void sroce_ns_put(struct sroce_net_ns *ns)
 static void sroce_loop_work(struct work_struct *work)
 {
 	struct sroce_net_dev *nd = container_of(work, struct sroce_net_dev,
-						loop_work);
+						loop_work.work);
 	struct sroce_dev *sdev = nd->sdev;
 	struct sk_buff *skb;
 	int budget = SROCE_LOOP_BUDGET;
@@ -195,7 +195,7 @@ static void sroce_loop_work(struct work_struct *work)
 	while (budget-- && (skb = skb_dequeue(&nd->loop_q)))
 		sroce_recv_skb(sdev, skb, true);
 	if (!skb_queue_empty(&nd->loop_q))
-		queue_work(system_bh_wq, &nd->loop_work);
+		sroce_bh_work_queue(&nd->loop_work);
 	ib_device_put(&sdev->ibdev);
 }
 
@@ -221,7 +221,7 @@ int sroce_net_dev_init(struct sroce_dev *sdev)
 		return -ENOMEM;
 	nd->sdev = sdev;
 	skb_queue_head_init(&nd->loop_q);
-	INIT_WORK(&nd->loop_work, sroce_loop_work);
+	sroce_bh_work_init(&nd->loop_work, sroce_loop_work);
 
 	rcu_read_lock();
 	net = maybe_get_net(dev_net(ndev));
@@ -278,7 +278,7 @@ void sroce_net_dev_fini(struct sroce_dev *sdev)
 	sroce_ns_put(nd->ns);
 	mutex_unlock(&sroce_net_mutex);
 
-	cancel_work_sync(&nd->loop_work);
+	sroce_bh_work_cancel_sync(&nd->loop_work);
 	skb_queue_purge(&nd->loop_q);
 	kfree(nd);
 }

@@ -52,7 +52,7 @@ struct sroce_net_dev {
 	struct sroce_net_ns *ns;
 	int ifindex;			/* key in ns->devs */
 	struct sk_buff_head loop_q;	/* packets sent to this device locally */
-	struct work_struct loop_work;	/* on system_bh_wq: drains loop_q */
+	struct sroce_bh_work loop_work;	/* BH context: drains loop_q */
 };
 
 /*

@@ -2,10 +2,11 @@
 /*
  * sroce on-demand paging (seed-rules R5.3).
  *
- * An ODP MR pins nothing. Its pages live in an ib_umem_odp: dma_list[i]
- * says whether page i is mapped for the device, with which rights
- * (ODP_READ_ALLOWED_BIT, ODP_WRITE_ALLOWED_BIT) and, sroce using virtual
- * DMA, at which kernel address. An explicit MR has one umem for its range;
+ * An ODP MR pins nothing. Its pages live in an ib_umem_odp, whose page
+ * table says whether page i is mapped for the device, with which rights
+ * (sroce_odp_perm(): SROCE_ODP_READ, SROCE_ODP_WRITE) and, sroce using
+ * virtual DMA, which page (sroce_odp_va_page(); the table's form depends
+ * on the kernel: sroce_compat.h). An explicit MR has one umem for its range;
  * an implicit MR (the whole address space) has a root umem and, created on
  * first touch, one child umem per SROCE_ODP_CHILD_SHIFT-sized slice of the
  * address space.
@@ -14,7 +15,7 @@
  * the QP's engines run, the receive softirq included, as an RNIC's do:
  * pages the device has mapped are used at once, without umem_mutex. Each
  * umem has a struct sroce_odp_umem (odp->private): its usable bitmap says
- * which dma_list entries may be used so, and its rwlock, held for reading
+ * which page table entries may be used so, and its rwlock, held for reading
  * while the bytes are copied, keeps them mapped meanwhile.
  *
  * Faults. A page not mapped with the rights an access needs is a fault. In
@@ -39,7 +40,7 @@
  *
  * Locks, outermost first: mr->odp_child_lock serialises adding and
  * removing implicit children (mr->odp_children, an xarray: lookups under
- * RCU without it); umem_mutex (ib_umem_odp) protects dma_list, pfn_list
+ * RCU without it); umem_mutex (ib_umem_odp) protects the page table
  * and the notifier sequence; sroce_odp_umem.lock, see there. Only the last
  * is taken in atomic context. An MR has at most SROCE_ODP_MAX_CHILDREN, an
  * access needing one more fails (-EFAULT).
@@ -76,7 +77,7 @@
 
 /*
  * sroce's side of one ib_umem_odp (its ->private). Bit i of usable: page
- * i is mapped (dma_list[i], whose rights may grow meanwhile: READ_ONCE)
+ * i is mapped (sroce_odp_perm(), whose rights may grow meanwhile)
  * and stays mapped while lock is held for reading. Bits are set under
  * umem_mutex and lock (write) after a map; the notifier clears them under
  * both before it unmaps. lock is taken with BHs off: accesses run in the
@@ -129,7 +130,7 @@ static struct sroce_dev *sroce_odp_dev(struct ib_umem_odp *odp)
 	return to_sroce_dev(odp->umem.ibdev);
 }
 
-/* Index in dma_list (and usable) of the page holding user address @va. */
+/* Index in the page table (and usable) of the page holding address @va. */
 static unsigned long sroce_odp_index(struct ib_umem_odp *odp, u64 va)
 {
 	return (va - ib_umem_start(odp)) >> odp->page_shift;
@@ -323,7 +324,7 @@ int sroce_odp_init(struct sroce_mr *mr, u64 start, u64 length, int access)
 	struct ib_umem_odp *odp;
 	int err;
 
-	/* Pages are reached through dma_list's kernel addresses. */
+	/* Pages are reached through the kernel's addresses of them. */
 	if (!ib_uses_virt_dma(ibdev))
 		return -EOPNOTSUPP;
 	xa_init(&mr->odp_children);
@@ -471,7 +472,7 @@ static bool sroce_odp_usable(struct ib_umem_odp *odp, u64 va, u64 len,
 
 	for (i = sroce_odp_index(odp, va); i <= last; i++)
 		if (!test_bit(i, su->usable) ||
-		    (READ_ONCE(odp->dma_list[i]) & perm) != perm)
+		    (sroce_odp_perm(odp, i) & perm) != perm)
 			return false;
 	return true;
 }
@@ -485,7 +486,7 @@ static void sroce_odp_mark_usable(struct ib_umem_odp *odp, u64 va, u64 len)
 	lockdep_assert_held(&odp->umem_mutex);
 	write_lock_bh(&su->lock);
 	for (i = sroce_odp_index(odp, va); i <= last; i++)
-		if (odp->dma_list[i])
+		if (sroce_odp_perm(odp, i))
 			__set_bit(i, su->usable);
 	write_unlock_bh(&su->lock);
 }
@@ -498,7 +499,7 @@ static u32 sroce_odp_missing(struct ib_umem_odp *odp, u64 va, u64 len,
 	u32 missing = 0;
 
 	for (i = sroce_odp_index(odp, va); i <= last; i++)
-		if ((odp->dma_list[i] & perm) != perm)
+		if ((sroce_odp_perm(odp, i) & perm) != perm)
 			missing++;
 	return missing;
 }
@@ -523,7 +524,7 @@ static int sroce_odp_map_dma(struct ib_umem_odp *odp, u64 va, u64 len,
 	int ret;
 
 	for (;;) {
-		ret = ib_umem_odp_map_dma_and_lock(odp, va, len, perm, fault);
+		ret = sroce_odp_map_dma_and_lock(odp, va, len, perm, fault);
 		if (ret != -EBUSY || ++tries >= SROCE_ODP_BUSY_TRIES ||
 		    fatal_signal_pending(current))
 			return ret;
@@ -542,8 +543,8 @@ static int sroce_odp_map_lock(struct sroce_mr *mr, struct ib_umem_odp *odp,
 			      u64 va, u64 len, bool write)
 {
 	struct sroce_dev *sdev = sroce_odp_dev(odp);
-	u64 perm = ODP_READ_ALLOWED_BIT | (write ? ODP_WRITE_ALLOWED_BIT : 0);
-	u64 rw = ODP_READ_ALLOWED_BIT | ODP_WRITE_ALLOWED_BIT;
+	u64 perm = SROCE_ODP_READ | (write ? SROCE_ODP_WRITE : 0);
+	u64 rw = SROCE_ODP_READ | SROCE_ODP_WRITE;
 	u32 missing;
 	int ret;
 
@@ -594,7 +595,7 @@ static int sroce_odp_hold(struct sroce_mr *mr, struct ib_umem_odp *odp,
 			  u64 va, u64 len, bool write, bool *faulted)
 {
 	struct sroce_odp_umem *su = odp->private;
-	u64 perm = ODP_READ_ALLOWED_BIT | (write ? ODP_WRITE_ALLOWED_BIT : 0);
+	u64 perm = SROCE_ODP_READ | (write ? SROCE_ODP_WRITE : 0);
 	int err;
 
 	read_lock_bh(&su->lock);
@@ -632,21 +633,6 @@ static void sroce_odp_unhold(struct ib_umem_odp *odp, bool faulted)
 		read_unlock_bh(&su->lock);
 	}
 	sroce_odp_umem_put(odp);
-}
-
-/*
- * The page holding @va and @va's offset in it; @va held mapped. The DMA
- * address of a virtual-DMA device is the page's kernel address.
- */
-static struct page *sroce_odp_page(struct ib_umem_odp *odp, u64 va,
-				   unsigned int *off)
-{
-	dma_addr_t dma = READ_ONCE(odp->dma_list[sroce_odp_index(odp, va)]);
-	void *kva = (void *)(uintptr_t)(dma & ODP_DMA_ADDR_MASK) +
-		    (va & (BIT(odp->page_shift) - 1));
-
-	*off = offset_in_page(kva);
-	return virt_to_page(kva);
 }
 
 /*
@@ -698,7 +684,7 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 			return err;
 		len -= n;
 		while (n) {
-			page = sroce_odp_page(odp, va, &off);
+			page = sroce_odp_va_page(odp, va, &off);
 			chunk = min_t(u32, n, PAGE_SIZE - off);
 			p = kmap_local_page(page) + off;
 			if (write)
@@ -743,7 +729,7 @@ int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 	err = sroce_odp_hold(mr, odp, va, sizeof(u64), true, &faulted);
 	if (err)
 		return err;
-	page = sroce_odp_page(odp, va, &off);
+	page = sroce_odp_va_page(odp, va, &off);
 	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
 	sroce_odp_unhold(odp, faulted);
 	return 0;
@@ -770,8 +756,8 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
 			return PTR_ERR(odp);
 		n = min_t(u64, len, ib_umem_end(odp) - va);
 		if (no_fault) {
-			ret = sroce_odp_map_dma(odp, va, n,
-						ODP_READ_ALLOWED_BIT, false);
+			ret = sroce_odp_map_dma(odp, va, n, SROCE_ODP_READ,
+						false);
 			if (ret < 0) {
 				sroce_odp_umem_put(odp);
 				return -EFAULT;

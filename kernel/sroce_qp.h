@@ -152,8 +152,11 @@ struct sroce_qp {
 	bool engine_kick;
 	int engine_waiters;
 	wait_queue_head_t engine_wait;
-	/* CPU + 1 of the last softirq run, 0 none: written by the owner. */
-	int sirq_cpu;
+	/*
+	 * CPU + 1 of the last run, 0 none: written by the owner, read
+	 * locklessly by any CPU choosing where the engines run (a hint).
+	 */
+	int run_cpu;
 	/*
 	 * engine_defer (owner only): an engine stopped on an ODP fault it
 	 * may not resolve in softirq. sirq_defer (READ/WRITE_ONCE): set then
@@ -310,7 +313,7 @@ static inline bool sroce_qp_deferred(const struct sroce_qp *qp)
 }
 
 /*
- * May packets sent from softirq on @cpu still wait in its backlog (the
+ * May packets sent on @cpu still wait in its backlog (the
  * per-CPU receive queue that veth and loopback feed)? Lockless peek: a
  * stale answer costs a detour through @cpu or, rarely, a reordered packet
  * that the protocol recovers like a lost one.
@@ -323,10 +326,10 @@ static inline bool sroce_backlog_busy(int cpu)
 	       !skb_queue_empty_lockless(&sd->process_queue);
 }
 
-/* The CPU whose backlog may hold packets of the QP's last softirq run, or -1. */
+/* The CPU whose backlog may hold packets of the QP's last run, or -1. */
 static inline int sroce_qp_pinned_cpu(struct sroce_qp *qp)
 {
-	int mark = READ_ONCE(qp->sirq_cpu);
+	int mark = READ_ONCE(qp->run_cpu);
 
 	return mark && sroce_backlog_busy(mark - 1) ? mark - 1 : -1;
 }

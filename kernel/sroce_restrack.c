@@ -159,7 +159,8 @@ static int sroce_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 	return sroce_attrs_put(msg, &t);
 }
 
-static int sroce_fill_res_srq_entry(struct sk_buff *msg, struct ib_srq *ibsrq)
+static int __maybe_unused sroce_fill_res_srq_entry(struct sk_buff *msg,
+						   struct ib_srq *ibsrq)
 {
 	struct sroce_rq *rq = &to_sroce_srq(ibsrq)->rq;
 	struct sroce_attrs t = {};
@@ -213,5 +214,5 @@ const struct ib_device_ops sroce_restrack_ops = {
 	.fill_res_cq_entry = sroce_fill_res_cq_entry,
 	.fill_res_mr_entry = sroce_fill_res_mr_entry,
 	.fill_res_qp_entry = sroce_fill_res_qp_entry,
-	.fill_res_srq_entry = sroce_fill_res_srq_entry,
+	SROCE_OP_FILL_RES_SRQ_ENTRY(sroce_fill_res_srq_entry)
 };

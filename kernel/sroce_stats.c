@@ -200,12 +200,14 @@ static int sroce_counter_dealloc(struct rdma_counter *counter)
 	return 0;
 }
 
+SROCE_COUNTER_OPS(sroce_counter_bind_qp, sroce_counter_unbind_qp)
+
 const struct ib_device_ops sroce_stats_ops = {
 	.alloc_hw_port_stats = sroce_alloc_hw_port_stats,
 	.counter_alloc_stats = sroce_counter_alloc_stats,
-	.counter_bind_qp = sroce_counter_bind_qp,
+	.counter_bind_qp = sroce_counter_bind_qp_op,
 	.counter_dealloc = sroce_counter_dealloc,
-	.counter_unbind_qp = sroce_counter_unbind_qp,
+	.counter_unbind_qp = sroce_counter_unbind_qp_op,
 	.counter_update_stats = sroce_counter_update_stats,
 	.get_hw_stats = sroce_get_hw_stats,
 };

@@ -127,7 +127,7 @@ DECLARE_EVENT_CLASS(sroce_pkt_class,
 		__field(bool, ackreq)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		sroce_assign_str(dev, dev_name(&sdev->ibdev.dev));
 		__entry->dqpn = sroce_bth_qpn(bth);
 		__entry->psn = sroce_bth_psn(bth);
 		__entry->len = len;
@@ -175,7 +175,7 @@ DECLARE_EVENT_CLASS(sroce_aeth_class,
 		u8 val = FIELD_GET(SROCE_AETH_SYN_VAL, syn);
 		u32 cr = sroce_credits_from_code(val);
 
-		__assign_str(dev);
+		sroce_assign_str(dev, dev_name(&qp->sdev->ibdev.dev));
 		__entry->qpn = qp->qpn;
 		__entry->psn = sroce_bth_psn(bth);
 		__entry->msn = sroce_aeth_msn(aeth);
@@ -216,7 +216,7 @@ TRACE_EVENT(sroce_retransmit,
 		__field(int, cause)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		sroce_assign_str(dev, dev_name(&qp->sdev->ibdev.dev));
 		__entry->qpn = qp->qpn;
 		__entry->psn = psn;
 		__entry->cause = cause;
@@ -237,7 +237,7 @@ DECLARE_EVENT_CLASS(sroce_timer_class,
 		__field(int, timer)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		sroce_assign_str(dev, dev_name(&qp->sdev->ibdev.dev));
 		__entry->ns = ns;
 		__entry->qpn = qp->qpn;
 		__entry->timer = timer;
@@ -267,7 +267,7 @@ TRACE_EVENT(sroce_qp_state,
 		__field(int, to)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		sroce_assign_str(dev, dev_name(&qp->sdev->ibdev.dev));
 		__entry->qpn = qp->qpn;
 		__entry->from = from;
 		__entry->to = to;
@@ -289,7 +289,7 @@ TRACE_EVENT(sroce_cqe_err,
 		__field(u32, opcode)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		sroce_assign_str(dev, dev_name(&sdev->ibdev.dev));
 		__entry->wr_id = cqe->wr_id;
 		__entry->qpn = cqe->qp_num;
 		__entry->status = cqe->status;
@@ -314,7 +314,7 @@ TRACE_EVENT(sroce_odp_fault_start,
 		__field(u32, missing)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		sroce_assign_str(dev, dev);
 		__entry->lkey = lkey;
 		__entry->va = va;
 		__entry->len = len;
@@ -337,7 +337,7 @@ TRACE_EVENT(sroce_odp_fault_end,
 		__field(int, ret)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		sroce_assign_str(dev, dev);
 		__entry->lkey = lkey;
 		__entry->va = va;
 		__entry->len = len;

@@ -112,7 +112,8 @@ static int sroce_query_device(struct ib_device *ibdev,
 			      struct ib_device_attr *attr,
 			      struct ib_udata *udata)
 {
-	if (udata->inlen || udata->outlen)
+	/* The core's own query (registration) passes no udata from 7.x on. */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
 	/* Not ibdev->attrs: the core clears that before calling us. */
 	*attr = to_sroce_dev(ibdev)->attr;

@@ -65,7 +65,7 @@ void sroce_qp_schedule_unbound(struct sroce_qp *qp)
 
 int sroce_work_init(void)
 {
-	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM, 0);
+	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM | SROCE_WQ_PERCPU, 0);
 	if (!sroce_wq)
 		return -ENOMEM;
 	sroce_unbound_wq = alloc_workqueue("sroce_unbound",

@@ -136,7 +136,7 @@ static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
 	 * alone would leave it to ksoftirqd (a context switch per packet).
 	 */
 	local_bh_disable();
-	queue_work(system_bh_wq, &nd->loop_work);
+	sroce_bh_work_queue(&nd->loop_work);
 	local_bh_enable();
 	return 0;
 }
@@ -263,7 +263,7 @@ static struct rtable *sroce_route4(struct sroce_dev *sdev, struct net *net,
 	struct flowi4 fl4 = {
 		.flowi4_oif = sdev->ndev->ifindex,
 		.flowi4_proto = IPPROTO_UDP,
-		.flowi4_tos = RT_TOS(av->traffic_class),
+		SROCE_FLOWI4_TCLASS(av->traffic_class),
 		.saddr = av->saddr.ip4,
 		.daddr = av->daddr.ip4,
 		.fl4_sport = htons(sport),

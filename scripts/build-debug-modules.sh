@@ -18,7 +18,7 @@ src=$SROCE_BUILD/debug/src
 sync_dir() {
 	local from=$1 to=$2 f
 	mkdir -p "$to"
-	(cd "$from" && find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \)) |
+	(cd "$from" && find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) ! -name '*.mod.c') |
 	while read -r f; do
 		cmp -s "$from/$f" "$to/$f" 2>/dev/null && continue
 		mkdir -p "$to/$(dirname "$f")"
@@ -27,12 +27,12 @@ sync_dir() {
 }
 sync_dir "$SROCE_TOP/kernel" "$src/kernel"
 sync_dir "$SROCE_TOP/include" "$src/include"
-sync_dir "$SROCE_TOP/selftests/kmod" "$src/kmod"
+sync_dir "$SROCE_TOP/selftests/kmod" "$src/selftests/kmod"
 
 # gcc-14 by that name: the kernel's CONFIG_CC_VERSION_TEXT, or Kbuild warns.
 in_root sh -c "cd /src/build/debug/src/kernel && make -s KDIR=$kdir CC=gcc-14 &&
-	cd ../kmod && make -s KDIR=$kdir CC=gcc-14" || die "debug module build failed"
+	cd ../selftests/kmod && make -s KDIR=$kdir CC=gcc-14" || die "debug module build failed"
 mkdir -p "$SROCE_BUILD/debug/kernel" "$SROCE_BUILD/debug/selftests"
 cp "$src/kernel/sroce.ko" "$SROCE_BUILD/debug/kernel/"
-cp "$src"/kmod/*.ko "$SROCE_BUILD/debug/selftests/"
+cp "$src"/selftests/kmod/*.ko "$SROCE_BUILD/debug/selftests/"
 log "built $(cd "$SROCE_TOP" && echo build/debug/kernel/*.ko build/debug/selftests/*.ko) for $(cat "$hostdir/kernel.release")"

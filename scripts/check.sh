@@ -4,11 +4,13 @@
 # guests (Debian 13 kernel; GUESTS=2 side by side, each a shard of the
 # tests) against the freshly built sroce.ko and libsroce, the two-VM
 # test's short form (scripts/vm/two-vms.sh; SROCE_TWOVM=0 leaves it out),
-# then the debug-kernel lane: the tests tagged "debug" and "debug-only" on
-# a kernel with KASAN, lockdep, kmemleak... (scripts/debug-lane.sh;
-# SROCE_DEBUG_LANE=0 leaves it out). Ends with one line "N passed, N
-# failed". T="FILTER..." runs only those guest selftests, TARGET=rxe runs
-# them against rdma_rxe (selftests/run_guest.sh).
+# the kernel matrix: the core subset on Debian 12's kernel and on the
+# newest Debian kernel (scripts/matrix/matrix.sh; SROCE_MATRIX=0 leaves it
+# out), then the debug-kernel lane: the tests tagged "debug" and
+# "debug-only" on a kernel with KASAN, lockdep, kmemleak...
+# (scripts/debug-lane.sh; SROCE_DEBUG_LANE=0 leaves it out). Ends with one
+# line "N passed, N failed". T="FILTER..." runs only those guest
+# selftests, TARGET=rxe runs them against rdma_rxe (selftests/run_guest.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -32,6 +34,18 @@ if [ "$lane" = 1 ]; then
 	# A process group of its own, so that it can be stopped as a whole.
 	setsid nice -n 10 "$SROCE_TOP/scripts/vm/mkdebugkernel.sh" >"$res/debug-kernel.log" 2>&1 &
 	dk_pid=$!
+fi
+# The kernel matrix's roots and builds (scripts/matrix/matrix.sh -b) run
+# beside the rest too, mostly downloads the first time; its guests run
+# after the stock ones. The same rule as the lane's decides whether it runs.
+matrix=0
+[ -z "${T:-}${TARGET:-}" ] && matrix=1
+matrix=${SROCE_MATRIX:-$matrix}
+mx_pid=""
+if [ "$matrix" = 1 ]; then
+	"$SROCE_TOP/scripts/vm/mkimage.sh" >"$res/image.log" 2>&1 || tail -20 "$res/image.log"
+	setsid nice -n 10 "$SROCE_TOP/scripts/matrix/matrix.sh" -b >"$res/matrix-build.log" 2>&1 &
+	mx_pid=$!
 fi
 
 log "host unit tests"
@@ -146,6 +160,27 @@ if [ "${SROCE_TWOVM:-$twovm}" = 1 ]; then
 	twovm_ktaps=("$res/twovm.ktap")
 fi
 
+matrix_ktaps=()
+if [ "$matrix" = 1 ]; then
+	log "kernel matrix (Debian 12's 6.1, the newest Debian kernel: the core subset)"
+	wait "$mx_pid"	# a cell that failed to build is a failure in its ktap
+	grep '^\[sroce\] matrix' "$res/matrix-build.log"
+	if [ $build_ok = 1 ]; then
+		"$SROCE_TOP/scripts/matrix/matrix.sh" -r -j "$guests" >"$res/matrix.log" 2>&1
+		grep '^\[sroce\] matrix' "$res/matrix.log"
+	fi
+	. "$SROCE_TOP/scripts/lib/matrix.sh"
+	for c in $MATRIX_CELLS; do
+		f=$SROCE_BUILD/matrix/$c/guest.ktap
+		mkdir -p "${f%/*}"
+		[ $build_ok = 1 ] && [ -s "$f" ] ||
+			printf 'TAP version 13\n1..1\nnot ok 1 matrix %s: no result\n' "$c" >"$f"
+		cp "$f" "$res/matrix-$c.ktap"
+		grep -hE "^not ok |^# (FAIL|kernel report)" "$f"
+		matrix_ktaps+=("$res/matrix-$c.ktap")
+	done
+fi
+
 debug_ktaps=()
 if [ "$lane" = 1 ]; then
 	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug and debug-only)"
@@ -173,5 +208,5 @@ fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "${guest_ktaps[@]}" "${twovm_ktaps[@]}" \
+	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "${guest_ktaps[@]}" "${twovm_ktaps[@]}" "${matrix_ktaps[@]}" \
 	"${debug_ktaps[@]}"

@@ -155,6 +155,16 @@ checkpatch_excepted() {	# type file line
 		# initializer from an opcode's mask: only integer constant
 		# expressions compile there, so no argument has side effects.
 		echo "$src" | grep -qE '^#define (OFF_BEFORE|OFF_OF)\(' && return 0 ;;
+	LINUX_VERSION_CODE:kernel/sroce_compat.h | CONSTANT_COMPARISON:kernel/sroce_compat.h)
+		# The compatibility header is where sroce tests the kernel's
+		# version (README, "Supported kernels and rdma-core"), in the
+		# kernel's own idiom: LINUX_VERSION_CODE >= KERNEL_VERSION(...).
+		echo "$src" | grep -qE '^#if LINUX_VERSION_CODE [<>]=? KERNEL_VERSION\(' && return 0 ;;
+	MACRO_ARG_UNUSED:kernel/sroce_compat.h | MACRO_ARG_REUSE:kernel/sroce_compat.h)
+		# One kernel's spelling of an interface may not need an argument
+		# another's needs; the arguments are names of sroce's functions
+		# (no side effects to repeat).
+		echo "$src" | grep -qE '^#define (SROCE_[A-Z_]+|sroce_[a-z_]+)\(' && return 0 ;;
 	OPEN_ENDED_LINE:kernel/*_trace.h | PARENTHESIS_ALIGNMENT:kernel/*_trace.h)
 		# The TRACE_EVENT() layout of include/trace/events/: each TP_*()
 		# one tab in, TP_STRUCT__entry( and TP_fast_assign( ending a line.

@@ -12,15 +12,20 @@ TOP=$(cd "$SELFTESTS_DIR/.." && pwd)
 BUILD=$TOP/build
 TOOLS=$BUILD/selftests
 # The debug kernel (run-qemu.sh -k debug) loads modules built against its
-# own tree (scripts/build-debug-modules.sh); SROCE_KERNEL comes from
-# scripts/vm/guest-init.sh.
-if [ "${SROCE_KERNEL:-stock}" = debug ]; then
-	SROCE_KO=$BUILD/debug/kernel/sroce.ko
-	KMOD_DIR=$BUILD/debug/selftests
-else
+# own tree (scripts/build-debug-modules.sh), a kernel of the matrix (-k
+# CELL) those built for it (scripts/matrix/build.sh); SROCE_KERNEL comes
+# from scripts/vm/guest-init.sh.
+case ${SROCE_KERNEL:-stock} in
+stock)
 	SROCE_KO=$BUILD/kernel/sroce.ko
-	KMOD_DIR=$TOOLS
-fi
+	KMOD_DIR=$TOOLS ;;
+debug)
+	SROCE_KO=$BUILD/debug/kernel/sroce.ko
+	KMOD_DIR=$BUILD/debug/selftests ;;
+*)
+	SROCE_KO=$BUILD/matrix/$SROCE_KERNEL/kernel/sroce.ko
+	KMOD_DIR=$BUILD/matrix/$SROCE_KERNEL/selftests ;;
+esac
 
 # Documentation address ranges (RFC 5737, RFC 3849): the two namespaces
 # never route anywhere outside the guest.

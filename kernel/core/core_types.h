@@ -23,7 +23,7 @@
 #include <linux/string.h>
 #include <linux/errno.h>
 #include <linux/crc32.h>
-#include <linux/unaligned.h>
+#include "../sroce_compat.h"
 #include <asm/byteorder.h>
 /*
  * crc32_le() for long runs (ICRC payload): the CPU's accelerated CRC-32

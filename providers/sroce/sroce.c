@@ -18,6 +18,7 @@
 #include <ccan/array_size.h>
 
 #include "sroce.h"
+#include "sroce_compat.h"
 #include "sroce_qp.h"
 
 static bool sroce_match_device(struct verbs_sysfs_dev *sysfs_dev)
@@ -135,8 +136,8 @@ static struct verbs_context *sroce_alloc_context(struct ibv_device *ibdev,
 					   RDMA_DRIVER_UNKNOWN);
 	if (!ctx)
 		return NULL;
-	if (ibv_cmd_get_context(&ctx->ibv_ctx, &cmd, sizeof(cmd),
-				&resp.ibv_resp, sizeof(resp)))
+	if (sroce_cmd_get_context(&ctx->ibv_ctx, &cmd, sizeof(cmd),
+				  &resp.ibv_resp, sizeof(resp)))
 		goto err_free;
 	uresp = resp.drv;
 	if (uresp.abi_version != SROCE_ABI_VERSION) {

@@ -10,6 +10,7 @@
 #include <infiniband/driver.h>
 
 #include "sroce.h"
+#include "sroce_compat.h"
 
 #define SROCE_CQ_WC_FLAGS (IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | \
 			   IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP | \
@@ -252,8 +253,8 @@ static struct ibv_cq_ex *sroce_create_cq_ex(struct ibv_context *ctx,
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return NULL;
-	ret = ibv_cmd_create_cq_ex(ctx, attr, &cq->vcq, &cmd, sizeof(cmd),
-				   &resp.ibv_resp, sizeof(resp), 0);
+	ret = sroce_cmd_create_cq_ex(ctx, attr, &cq->vcq, &cmd, sizeof(cmd),
+				     &resp.ibv_resp, sizeof(resp), 0);
 	if (ret)
 		goto err_free;
 	ret = sroce_cq_finish(cq, ctx, &resp.drv.ring);

@@ -26,6 +26,7 @@
 
 #include "sroce-abi.h"
 #include "sroce_qp.h"
+#include "sroce_compat.h"
 
 /* libibverbs' values are the uverbs ABI's, which the kernel reads. */
 static_assert((int)IBV_WR_SEND_WITH_INV == IB_UVERBS_WR_SEND_WITH_INV &&
@@ -542,8 +543,8 @@ static struct ibv_qp *create_qp(struct ibv_context *ctx,
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		set_send_ops(&qp->vqp.qp_ex, attr->send_ops_flags);
 
-	err = ibv_cmd_create_qp_ex2(ctx, &qp->vqp, attr, &cmd.ibv_cmd,
-				    sizeof(cmd), &resp.ibv_resp, sizeof(resp));
+	err = sroce_cmd_create_qp_ex2(ctx, &qp->vqp, attr, &cmd.ibv_cmd,
+				      sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	if (err)
 		goto err_free;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)

@@ -17,9 +17,11 @@ die() { printf '[sroce] error: %s\n' "$*" >&2; exit 1; }
 
 # Run a command inside the Debian 13 root with /proc, /dev, the source tree
 # (at /src) and the cache (at /cache) mounted. Mounts are undone on return.
+# A matrix cell's root (scripts/lib/matrix.sh) sets SROCE_ROOT and
+# SROCE_ROOT_LOCK to its own.
 in_root() {
 	mkdir -p "$SROCE_CACHE"
-	exec 9>"$SROCE_CACHE/root.lock"
+	exec 9>"${SROCE_ROOT_LOCK:-$SROCE_CACHE/root.lock}"
 	flock 9	# one user of the root's mounts at a time
 	# Holding the lock, any mount still there is stale: a user killed
 	# before it could undo its own, with /src perhaps another tree.

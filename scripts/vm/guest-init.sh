@@ -37,6 +37,13 @@ rel=$(uname -r)
 if [ ! -d "/lib/modules/$rel" ] && [ -d "/mnt/sroce/build/debug/modules/$rel" ]; then
 	cp -a "/mnt/sroce/build/debug/modules/$rel" /lib/modules/
 fi
+# A kernel of the matrix (run-qemu.sh -k CELL): its modules are a 9p share.
+if [ ! -d "/lib/modules/$rel" ] &&
+   grep -qs kmods /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag; then
+	mkdir -p "/lib/modules/$rel"
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro kmods "/lib/modules/$rel" ||
+		echo "[guest] cannot mount the modules of $rel"
+fi
 cd /mnt/sroce || exit 1
 rc=127
 if [ -n "$run" ]; then

@@ -12,6 +12,11 @@
 # with the same image and initramfs; the guest then loads build/debug/'s
 # modules (scripts/build-debug-modules.sh). Its default memory is 3 GiB:
 # KASAN's shadow and kmemleak's metadata take their share.
+# -k CELL (a cell of the kernel matrix, scripts/lib/matrix.sh: bookworm,
+# backports): boot that cell's Debian kernel with the same image (Debian 13
+# userspace) and the cell's initramfs (scripts/matrix/build.sh); its
+# modules are shared read-only into the guest's /lib/modules, and the guest
+# loads build/matrix/CELL/'s sroce.ko and test modules.
 # SROCE_GUEST_DEBUG=0: boot without the stock kernel's debugging checks
 # (benchmarks do: they slow allocations down); on by default, see below.
 # SROCE_TCG_THREAD=multi: a host thread per vCPU, for benchmarks (see below);
@@ -37,7 +42,7 @@ while getopts "t:m:c:k:n:e:l:" o; do
 	n) netdev=$OPTARG ;;
 	e) mac=$OPTARG ;;
 	l) keep=$OPTARG ;;
-	*) die "usage: $0 [-t timeout] [-m mem_mb] [-c cpus] [-k stock|debug] [-n netdev [-e mac]] [-l log] script [args]" ;;
+	*) die "usage: $0 [-t timeout] [-m mem_mb] [-c cpus] [-k stock|debug|CELL] [-n netdev [-e mac]] [-l log] script [args]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -52,6 +57,7 @@ args=$(IFS=,; echo "$*")
 "$SROCE_TOP/scripts/host-deps.sh"
 "$SROCE_TOP/scripts/vm/mkimage.sh"
 mkdir -p "$SROCE_BUILD"
+initrd=$SROCE_INITRD kmods=()
 case $kern in
 stock)
 	kernel=$(ls "$SROCE_ROOT"/boot/vmlinuz-* | head -1)
@@ -76,7 +82,22 @@ debug)
 			cp -a "$kdir/modules/." "$SROCE_BUILD/debug/modules/"
 		fi
 	) 8>"$SROCE_BUILD/debug/modules.lock" ;;
-*) die "-k takes stock or debug, not $kern" ;;
+*)
+	. "$SROCE_TOP/scripts/lib/matrix.sh"
+	case " $MATRIX_CELLS " in
+	*" $kern "*) ;;
+	*) die "-k takes stock, debug or a matrix cell ($MATRIX_CELLS), not $kern" ;;
+	esac
+	matrix_cell "$kern"
+	krel=$(cell_krelease 2>/dev/null) && [ -e "$CELL_INITRD" ] &&
+		[ -e "$CELL_BUILD/kernel/sroce.ko" ] ||
+		die "cell $kern not built: run scripts/matrix/build.sh $kern"
+	kernel=$SROCE_ROOT/boot/vmlinuz-$krel
+	initrd=$CELL_INITRD
+	mem=${mem:-2048}
+	# guest-init.sh mounts it at /lib/modules/<release>.
+	kmods=(-fsdev "local,id=fs1,path=$SROCE_ROOT/lib/modules/$krel,security_model=none,readonly=on"
+		-device virtio-9p-pci,fsdev=fs1,mount_tag=kmods) ;;
 esac
 # One console file per run, so that two guests of one tree cannot mix
 # their exit statuses; the last run's is kept as guest-console.log.
@@ -122,11 +143,11 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 	-machine q35 -accel "tcg,thread=$tcg_thread" -cpu max -smp "$cpus" -m "$mem" \
 	${SROCE_MEM_PREALLOC:+-mem-prealloc} \
 	-nographic -no-reboot -nodefaults -serial stdio \
-	-kernel "$kernel" -initrd "$SROCE_INITRD" \
+	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=$loglevel $debug_args sroce.kernel=$kern sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
 	-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
 	-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
-	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce \
+	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce "${kmods[@]}" \
 	-device virtio-rng-pci "${nic[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
 # A kernel report on the console (a panic ends the guest before its exit
 # line; a report the test scripts did not catch) is shown here and fails

@@ -28,6 +28,8 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "sroce_compat.h"
+
 static char *ibdev;
 module_param(ibdev, charp, 0444);
 MODULE_PARM_DESC(ibdev, "sroce device to test (required)");
@@ -1125,7 +1127,7 @@ static int __init ft_init(void)
 	if (!c)
 		return -ENOMEM;
 	/* sroce registers with RDMA_DRIVER_UNKNOWN: check the owner instead. */
-	c->dev = ib_device_get_by_name(ibdev, RDMA_DRIVER_UNKNOWN);
+	c->dev = sroce_ib_device_get_by_name(ibdev);
 	if (!c->dev) {
 		pr_err("no RDMA device %s\n", ibdev);
 		err = -ENODEV;
