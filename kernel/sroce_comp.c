@@ -78,56 +78,15 @@ static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
 }
 
 /*
- * Acknowledge every request up to and including @psn (ACKs are
- * coalesced: R2.8). A READ or ATOMIC whose response has not come back is
- * not acknowledged by a later ACK: it is requested again.
- */
-static void sroce_comp_ack_upto(struct sroce_qp *qp, u32 psn)
-{
-	struct sroce_swqe *sw;
-
-	while ((sw = sroce_comp_oldest(qp))) {
-		if (psn_before(psn, sw->first_psn))
-			break;
-		if (sroce_swqe_rd_atomic(sw)) {
-			/*
-			 * Acknowledged only by its own responses: stop at
-			 * the first PSN of it not yet answered.
-			 */
-			if (psn_after(psn, sw->last_psn) || psn == sw->last_psn)
-				sroce_req_retry(&qp->req);
-			sroce_comp_progress(qp, sw->first_psn);
-			return;
-		}
-		if (psn_before(psn, sw->last_psn)) {
-			sroce_comp_progress(qp, psn_add(psn, 1));
-			return;
-		}
-		sw->state = SROCE_SWQE_DONE;
-		sroce_comp_progress(qp, psn_add(sw->last_psn, 1));
-	}
-	sroce_comp_progress(qp, psn_add(psn, 1));
-}
-
-static enum ib_wc_status sroce_nak_status(u8 code)
-{
-	switch (code) {
-	case SROCE_NAK_INV_REQ:		return IB_WC_REM_INV_REQ_ERR;
-	case SROCE_NAK_REM_ACCESS:	return IB_WC_REM_ACCESS_ERR;
-	case SROCE_NAK_INV_RD_REQ:	return IB_WC_REM_INV_RD_REQ_ERR;
-	default:			return IB_WC_REM_OP_ERR;
-	}
-}
-
-/*
- * A gap before @psn acted on: a sequence NAK of @psn (R2.5), or a READ
- * response past comp.psn (@psn = comp.psn: the responses before it are
- * lost, IBA's implied NAK). Go back from comp.psn at once, at a cost of
- * one retry_cnt, once per gap: what comes after the loss reports the same
- * gap again, and each go-back would have the responder serve the rest of
- * a READ again. Progress clears nak_valid and moves comp.psn past @psn,
- * so a later gap never matches; the 24-bit PSN cannot wrap without
- * progress. Returns false when the gap was acted on already.
+ * A gap before @psn acted on: a sequence NAK of @psn (R2.5), or an
+ * implied NAK (@psn = comp.psn): a READ response past comp.psn, or any
+ * response past a READ or ATOMIC still unanswered, whose response (or its
+ * rest) is then lost. Go back from comp.psn at once, at a cost of one
+ * retry_cnt, once per gap: what comes after the loss reports the same gap
+ * again, and each go-back would have the responder serve READs again.
+ * Progress clears nak_valid and moves comp.psn past @psn, so a later gap
+ * never matches; the 24-bit PSN cannot wrap without progress. Returns
+ * false when the gap was acted on already.
  */
 static bool sroce_comp_gap(struct sroce_qp *qp, u32 psn,
 			   enum sroce_retrans_cause cause)
@@ -149,7 +108,7 @@ static bool sroce_comp_gap(struct sroce_qp *qp, u32 psn,
 	qp->comp.nak_valid = true;
 	qp->comp.nak_psn = psn;
 	sroce_count(qp->sdev, cause == SROCE_RETRANS_CAUSE_SEQ_NAK ?
-		    SROCE_CNT_RETRANS_SEQ_NAK : SROCE_CNT_RETRANS_READ_GAP);
+		    SROCE_CNT_RETRANS_SEQ_NAK : SROCE_CNT_RETRANS_IMPLIED_NAK);
 	trace_sroce_retransmit(qp, cause, qp->comp.psn);
 	/*
 	 * From comp.psn, as after an RNR NAK; the window shrinks once per
@@ -157,6 +116,51 @@ static bool sroce_comp_gap(struct sroce_qp *qp, u32 psn,
 	 */
 	sroce_req_seq_nak(&qp->req, psn);
 	return true;
+}
+
+/*
+ * Acknowledge every request up to and including @psn (ACKs are
+ * coalesced: R2.8). A READ or ATOMIC whose response has not come back is
+ * not acknowledged by a later ACK: it is requested again.
+ */
+static void sroce_comp_ack_upto(struct sroce_qp *qp, u32 psn)
+{
+	struct sroce_swqe *sw;
+
+	while ((sw = sroce_comp_oldest(qp))) {
+		if (psn_before(psn, sw->first_psn))
+			break;
+		if (sroce_swqe_rd_atomic(sw)) {
+			/*
+			 * Acknowledged only by its own responses: stop at
+			 * the first PSN of it not yet answered. Acknowledged
+			 * past its end, it was served and (the rest of) its
+			 * response is lost: an implied NAK (R2.5).
+			 */
+			sroce_comp_progress(qp, sw->first_psn);
+			if (!psn_before(psn, sw->last_psn))
+				sroce_comp_gap(qp, qp->comp.psn,
+					       SROCE_RETRANS_CAUSE_IMPLIED_NAK);
+			return;
+		}
+		if (psn_before(psn, sw->last_psn)) {
+			sroce_comp_progress(qp, psn_add(psn, 1));
+			return;
+		}
+		sw->state = SROCE_SWQE_DONE;
+		sroce_comp_progress(qp, psn_add(sw->last_psn, 1));
+	}
+	sroce_comp_progress(qp, psn_add(psn, 1));
+}
+
+static enum ib_wc_status sroce_nak_status(u8 code)
+{
+	switch (code) {
+	case SROCE_NAK_INV_REQ:		return IB_WC_REM_INV_REQ_ERR;
+	case SROCE_NAK_REM_ACCESS:	return IB_WC_REM_ACCESS_ERR;
+	case SROCE_NAK_INV_RD_REQ:	return IB_WC_REM_INV_RD_REQ_ERR;
+	default:			return IB_WC_REM_OP_ERR;
+	}
 }
 
 static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
@@ -246,8 +250,14 @@ static bool sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 	/* A response implicitly acknowledges the requests before its READ. */
 	sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 	sw = sroce_comp_oldest(qp);
-	if (!sw || psn_before(psn, sw->first_psn) || psn_after(psn, sw->last_psn)) {
+	if (!sw || psn_before(psn, sw->first_psn)) {
 		sroce_count(qp->sdev, SROCE_CNT_DUP_RESP);
+		return false;
+	}
+	if (psn_after(psn, sw->last_psn)) {
+		/* A later READ's: the go-back is decided above. */
+		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
+		sroce_qp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
 		return false;
 	}
 	if (!(sroce_swqe_flags(sw) & SROCE_WRF_READ)) {
@@ -259,7 +269,7 @@ static bool sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 		/* A response is missing: ask again from there (R2.5, R2.6). */
 		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
 		sroce_qp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
-		sroce_comp_gap(qp, qp->comp.psn, SROCE_RETRANS_CAUSE_READ_GAP);
+		sroce_comp_gap(qp, qp->comp.psn, SROCE_RETRANS_CAUSE_IMPLIED_NAK);
 		return false;
 	}
 	/*

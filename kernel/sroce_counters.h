@@ -37,7 +37,7 @@
 	X(RETRANS_TIMEOUT, "retrans_timeout")				\
 	X(RETRANS_SEQ_NAK, "retrans_seq_nak")				\
 	X(RETRANS_RNR, "retrans_rnr")					\
-	X(RETRANS_READ_GAP, "retrans_read_gap")				\
+	X(RETRANS_IMPLIED_NAK, "retrans_implied_nak")			\
 	X(RESTART_COPIES, "restart_copies")				\
 	X(TIMER_EXPIRED, "ack_timer_expired")				\
 	X(RETRY_EXCEEDED, "retry_exceeded")				\

@@ -3,7 +3,7 @@
  * sroce tracepoints (events/sroce/ in tracefs; Documentation/observability.md
  * lists them with their fields). Each is called once, where the decision it
  * reports is taken, beside the counter of that decision if there is one:
- * a retransmit event per retrans_timeout/seq_nak/rnr/read_gap count.
+ * a retransmit event per retrans_timeout/seq_nak/rnr/implied_nak count.
  * CREATE_TRACE_POINTS is defined in sroce_trace.c only.
  *
  * sroce_odp_fault_start/end bracket the resolution of an on-demand paging
@@ -22,7 +22,7 @@ enum sroce_retrans_cause {
 	SROCE_RETRANS_CAUSE_TIMEOUT,	/* local ACK timer (R2.2) */
 	SROCE_RETRANS_CAUSE_SEQ_NAK,	/* PSN sequence error NAK (R2.5) */
 	SROCE_RETRANS_CAUSE_RNR,	/* RNR NAK, resent after the wait (R2.4) */
-	SROCE_RETRANS_CAUSE_READ_GAP,	/* READ response past a lost one (R2.5) */
+	SROCE_RETRANS_CAUSE_IMPLIED_NAK, /* a response past a lost one (R2.5) */
 };
 
 /* The requester's timers (sroce_timer_arm/expire). */
@@ -52,12 +52,12 @@ enum sroce_timer_kind {
 TRACE_DEFINE_ENUM(SROCE_RETRANS_CAUSE_TIMEOUT);
 TRACE_DEFINE_ENUM(SROCE_RETRANS_CAUSE_SEQ_NAK);
 TRACE_DEFINE_ENUM(SROCE_RETRANS_CAUSE_RNR);
-TRACE_DEFINE_ENUM(SROCE_RETRANS_CAUSE_READ_GAP);
+TRACE_DEFINE_ENUM(SROCE_RETRANS_CAUSE_IMPLIED_NAK);
 #define sroce_show_cause(c)						\
 	__print_symbolic(c, { SROCE_RETRANS_CAUSE_TIMEOUT, "timeout" },	\
 			 { SROCE_RETRANS_CAUSE_SEQ_NAK, "seq_nak" },	\
 			 { SROCE_RETRANS_CAUSE_RNR, "rnr" },		\
-			 { SROCE_RETRANS_CAUSE_READ_GAP, "read_gap" })
+			 { SROCE_RETRANS_CAUSE_IMPLIED_NAK, "implied_nak" })
 
 TRACE_DEFINE_ENUM(SROCE_TIMER_ACK);
 TRACE_DEFINE_ENUM(SROCE_TIMER_RNR);

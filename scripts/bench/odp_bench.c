@@ -260,7 +260,7 @@ static void bench_damming(const struct dp_case *c)
 	struct ibv_mr *lmr[2], *rmr[2];
 	static const char *const retx[] = {
 		"ack_timer_expired", "retrans_timeout", "retrans_seq_nak",
-		"retrans_rnr", "retrans_read_gap", "rnr_nak_sent", "seq_nak_sent",
+		"retrans_rnr", "retrans_implied_nak", "rnr_nak_sent", "seq_nak_sent",
 		"duplicate_request",
 	};
 	uint64_t f0a, f0b, rx0[2][ARRAY_SIZE(retx)], tmo[2] = { 0, 0 }, x0;
@@ -443,7 +443,7 @@ static void flood_run(struct dp_pair *p, int nqp, int odp, const unsigned char *
 	pk0 = dp_counter(p[0].a.dev, "req_pkts_sent");
 	rt0 = dp_counter(p[0].a.dev, "retrans_timeout") +
 	      dp_counter(p[0].a.dev, "retrans_seq_nak") +
-	      dp_counter(p[0].a.dev, "retrans_read_gap");
+	      dp_counter(p[0].a.dev, "retrans_implied_nak");
 	f0 = dp_counter(p[0].a.dev, "odp_faults");
 	t0 = now_ns();
 	while (done < FLOOD_READS) {
@@ -480,7 +480,7 @@ static void flood_run(struct dp_pair *p, int nqp, int odp, const unsigned char *
 	res->req_pkts = dp_counter(p[0].a.dev, "req_pkts_sent") - pk0;
 	res->retrans = dp_counter(p[0].a.dev, "retrans_timeout") +
 		       dp_counter(p[0].a.dev, "retrans_seq_nak") +
-		       dp_counter(p[0].a.dev, "retrans_read_gap") - rt0;
+		       dp_counter(p[0].a.dev, "retrans_implied_nak") - rt0;
 	res->faults = dp_counter(p[0].a.dev, "odp_faults") - f0;
 	CHECK(!ibv_dereg_mr(dmr), "dereg");
 	munmap(dst, len);

@@ -239,7 +239,7 @@ static void test_lose_read_resp(const struct dp_case *c)
 	read_msg(&x, 41);
 	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "READ responses dropped");
 	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 1, "B duplicate READs");
-	CHECK_EQ(A_DELTA(&x, "retrans_read_gap"), 1, "A retrans_read_gap");
+	CHECK_EQ(A_DELTA(&x, "retrans_implied_nak"), 1, "A retrans_implied_nak");
 	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
 	read_msg(&x, 42);
 	/* seed-rules R2.7: a duplicate is not a new READ, even in a full table. */
@@ -275,9 +275,59 @@ static void test_lose_one_of_many(const struct dp_case *c)
 	CHECK(A_DELTA(&x, "out_of_sequence") >= 1, "A saw no response past the gap");
 	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 1, "B duplicate READs");
 	CHECK_EQ(A_DELTA(&x, "retrans_pkts"), 1, "A READ requests resent");
-	CHECK_EQ(A_DELTA(&x, "retrans_read_gap"), 1, "A go-backs for the gap");
+	CHECK_EQ(A_DELTA(&x, "retrans_implied_nak"), 1, "A go-backs for the gap");
 	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
 	read_msg(&x, 46);
+	ctx_down(&x);
+}
+
+/*
+ * seed-rules R2.5, R2.6: the LAST response of a READ lost, a second READ
+ * behind it. The second READ's responses each acknowledge the first past
+ * its end, which the first's lost response then must be (an implied NAK):
+ * A goes back once, at the first of them, with no timer, resending both
+ * READs once; not once per response, each making B serve both again.
+ */
+static void test_lose_read_tail(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .buf_len = ROFF + 2 * READ_LONG_PKTS * 4096 + 4096 };
+	unsigned char *src;
+	struct dp_sgl s[2];
+	struct ibv_wc wc;
+	struct lossctx x;
+	size_t len[2], i;
+	int k;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	len[0] = 4 * x.p.mtu;
+	len[1] = READ_LONG_PKTS * x.p.mtu;
+	for (k = 0; k < 2; k++) {
+		src = x.p.b.buf.p + ROFF + k * len[0];
+		for (i = 0; i < len[k]; i++)
+			src[i] = dp_pat(i, 47 + k);
+		/* apart, for the guard bytes each side of each */
+		dp_sgl_make(&s[k], &x.p.a.buf, 64 + k * (len[0] + 4096), len[k], 1, 0);
+		dp_sgl_clear(&s[k], 0x5a);
+	}
+	rel_netem('b', "rate 8mbit");	/* as in test_lose_one_of_many() */
+	rel_fault(&x.p.b, "tx", "opcode=%d", OP_READ_RESP_LAST);
+	for (k = 0; k < 2; k++)
+		dp_send_wr(&x.p, IBV_WR_RDMA_READ, 47 + k, &s[k], IBV_SEND_SIGNALED,
+			   0, (uintptr_t)(x.p.b.buf.p + ROFF + k * len[0]),
+			   x.p.b.buf.mr->rkey);
+	for (k = 0; k < 2; k++) {
+		dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "READ completion");
+		dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, 47 + k,
+			    x.p.a.qp->qp_num, "READ");
+		CHECK_EQ(wc.byte_len, len[k], "READ byte_len");
+		dp_sgl_check(&s[k], 47 + k, 0x5a, "data read");
+	}
+	rel_netem('b', NULL);
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "READ responses dropped");
+	CHECK_EQ(B_DELTA(&x, "duplicate_request"), 2, "B duplicate READs (one of each)");
+	CHECK_EQ(A_DELTA(&x, "retrans_pkts"), 2, "A READ requests resent");
+	CHECK_EQ(A_DELTA(&x, "retrans_implied_nak"), 1, "A go-backs for the gap");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
 	ctx_down(&x);
 }
 
@@ -762,6 +812,7 @@ static const struct dp_case cases[] = {
 	RC("read_lose_middle_response", test_lose_read_resp, 0, 0),
 	RC("read_lose_middle_response_table_of_1", test_lose_read_resp, 0, 1),
 	RC("read_lose_one_of_many_responses", test_lose_one_of_many, 0, 0),
+	RC("read_lose_last_response_read_behind", test_lose_read_tail, 0, 0),
 	RC("lose_ack", test_lose_ack, 0, 0),
 	RC("lose_nak", test_lose_nak, 0, 0),
 	RC("lose_one_nak_copy", test_lose_one_nak_copy, 0, 0),

@@ -12,7 +12,7 @@
  * - there is one sroce_retransmit event per retransmission the counters
  *   of `rdma statistic show link DEV/1` count, by cause: timeout =
  *   retrans_timeout (seed-rules R2.2), seq_nak = retrans_seq_nak (R2.5),
- *   rnr = retrans_rnr (R2.4), read_gap = retrans_read_gap (R2.5);
+ *   rnr = retrans_rnr (R2.4), implied_nak = retrans_implied_nak (R2.5);
  * - ACK/NAK and timer events of the recovery appear;
  * - a QP moved to ERR (by modify_qp or by an error) has a sroce_qp_state
  *   event to ERR, and a flushed or failed WR a sroce_cqe_err event with
@@ -203,9 +203,9 @@ static unsigned long long rdma_stat(const char *dev, const char *name)
 }
 
 static const char *const retrans_ctr[] = { "retrans_timeout", "retrans_seq_nak",
-					   "retrans_rnr", "retrans_read_gap" };
+					   "retrans_rnr", "retrans_implied_nak" };
 static const char *const retrans_cause[] = { "cause=timeout", "cause=seq_nak",
-					     "cause=rnr", "cause=read_gap" };
+					     "cause=rnr", "cause=implied_nak" };
 #define N_CAUSES ARRAY_SIZE(retrans_ctr)
 
 struct stats {
