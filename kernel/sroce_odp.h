@@ -9,6 +9,7 @@
 
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include "sroce_mem.h"
@@ -30,10 +31,9 @@ int sroce_odp_module_init(void);
 void sroce_odp_module_exit(void);
 
 /*
- * May an access fault pages in here? The engines run in the receive
- * softirq or in process context that may sleep (a QP's work item, a
- * doorbell caller: sroce_exec.c); in_interrupt() also covers a process
- * with BHs off.
+ * Process context that may sleep? The engines run in the receive softirq
+ * or in process context (a QP's work item, a doorbell caller:
+ * sroce_exec.c); in_interrupt() also covers a process with BHs off.
  */
 static inline bool sroce_odp_may_fault(void)
 {
@@ -48,6 +48,8 @@ void sroce_odp_release(struct sroce_mr *mr);
 int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		   enum sroce_copy_dir dir);
 int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
+int sroce_odp_map(struct sroce_mr *mr, u64 iova, u64 len, bool write);
+void sroce_odp_queue_work(struct work_struct *work);
 int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		     u64 swap_add, u64 comp, u64 *orig);
 

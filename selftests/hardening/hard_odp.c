@@ -28,7 +28,8 @@
  * their memory is unmapped (kernel memory returns after munmap of a big
  * region); a fault on memory registered with userfaultfd, with no
  * thread answering, neither hangs the QP nor destroy_qp / dereg_mr; and
- * one on a file of a stopped FUSE daemon holds them only until it goes on.
+ * one on a file of a stopped FUSE daemon holds neither query_qp,
+ * modify_qp nor destroy_qp, and dereg_mr only until the daemon goes on.
  *
  * hardening/odp.sh runs this, then checks that no task is left in D state,
  * that slab and vmalloc use are back near the baseline and the kernel log.
@@ -1318,14 +1319,17 @@ enum { FV_QUERY, FV_ERR, FV_DESTROY, FV_DEREG, FV_MMAP, FV_N };
 /*
  * B's ODP MR over a file of a FUSE daemon, which is then stopped
  * (SIGSTOP) while a READ from A makes B fault on a page the daemon has not
- * served: the fault (on B's QP work item: inline_engines=0) waits in
- * FUSE's request, in hmm_range_fault, which holds the process's mmap_lock
- * for reading meanwhile. Reported: whether query_qp, modify_qp to ERR,
- * destroy_qp (and where its thread is: /proc's syscall) and dereg_mr of B
- * and an mmap of the process return meanwhile (each given 2 s, in threads
- * made beforehand: making one needs mmap). Required: once the daemon goes
- * on (SIGCONT) all of them return within 10 s, as on mlx5, and nothing is
- * left in D state.
+ * served: the fault (B's QP work item meets it: inline_engines=0) waits
+ * in FUSE's request, in hmm_range_fault, which holds the process's
+ * mmap_lock for reading meanwhile. Each verb below is given 2 s, in a
+ * thread made beforehand (making one needs mmap). Required while the
+ * daemon is stopped (finding 8): query_qp and modify_qp to ERR of B
+ * return, and destroy_qp of B gets out of the kernel's destroy (its
+ * provider then munmaps B's rings, which waits for mmap_lock, as every
+ * mmap of the process does: reported, as is dereg_mr of the MR, which
+ * waits for the fault, as on mlx5). Required once the daemon goes on
+ * (SIGCONT): all of them return within 10 s, and nothing is left in D
+ * state.
  */
 static void test_fuse(const struct dp_case *c)
 {
@@ -1426,7 +1430,13 @@ static void test_fuse(const struct dp_case *c)
 		     "still waiting after 2 s");
 	}
 
+	/* Go on before any check fails: the process's exit would wait too. */
 	CHECK(!kill(ff.daemon, SIGCONT), "SIGCONT");
+	CHECK(done[FV_QUERY], "query_qp of B waited for a fault on memory the process controls");
+	CHECK(done[FV_ERR], "modify_qp of B waited for a fault on memory the process controls");
+	CHECK(done[FV_DESTROY] || destroy_sc == SYS_munmap,
+	      "destroy_qp of B waited in the kernel (system call %ld) for a fault on memory the process controls",
+	      destroy_sc);
 	t0 = dp_now_ms();
 	for (i = 0; i < FV_N; i++) {
 		atomic_store(&g[i].go, 1);
