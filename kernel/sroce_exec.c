@@ -99,6 +99,8 @@ static struct sroce_doorbell_ctx *sroce_doorbell_here(void)
 #define SROCE_MAX_KICK_RERUNS	8
 /* ODP faults of one QP a doorbell caller resolves before it hands over. */
 #define SROCE_DOORBELL_FAULTS	8
+/* ... and an ODP fault work, before it queues the next one. */
+#define SROCE_WORK_FAULTS	8
 
 void sroce_engine_init(struct sroce_qp *qp)
 {
@@ -426,20 +428,23 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq,
 
 /*
  * Resolve @f, a fault the engines of the QP numbered @qpn (uid @uid)
- * noted, and let them go on. Neither the engines nor the QP are held
- * meanwhile (the noted MR is, which keeps the device): however long the
- * process's memory takes, modify_qp, query_qp and destroy_qp go on, only
- * dereg_mr of that MR waits, as on an RNIC. A range that cannot be mapped
- * goes back to the engines (odp_fault_failed). Returns the QP with a
- * reference if it still exists, else NULL. Process context; consumes @f.
+ * noted. Neither the engines nor the QP are held meanwhile (the noted MR
+ * is, which keeps the device): however long the process's memory takes,
+ * modify_qp, query_qp and destroy_qp go on, only dereg_mr of that MR
+ * waits, as on an RNIC. On success the start of the range stays mapped
+ * (*held, sroce_odp_fault_unhold()) for the engines' run that follows; a
+ * range that cannot be mapped goes back to the engines (odp_fault_failed).
+ * Returns the QP with a reference if it still exists, else NULL. Process
+ * context; consumes @f.
  */
 static struct sroce_qp *sroce_qp_fault_resolve(struct sroce_dev *sdev,
 					       u32 qpn, u64 uid,
-					       struct sroce_odp_fault *f)
+					       struct sroce_odp_fault *f,
+					       struct ib_umem_odp **held)
 {
 	struct sroce_qp *qp;
 
-	sroce_odp_fault_map(f);
+	sroce_odp_fault_map(f, held);
 	qp = sroce_qp_get(sdev, qpn);
 	if (qp && qp->uid != uid) {
 		sroce_qp_put(qp);	/* destroyed; its number reused */
@@ -456,6 +461,50 @@ static struct sroce_qp *sroce_qp_fault_resolve(struct sroce_dev *sdev,
 	return qp;
 }
 
+static void sroce_qp_fault_queue(struct sroce_qp *qp,
+				 struct sroce_odp_fault *f);
+
+/*
+ * Resolve @f, noted by the engines of QP @qpn (uid @uid; no reference
+ * held), then run them while its range is held mapped, so that the access
+ * that faulted makes progress even if the process invalidates the range
+ * in a loop; and so on for the faults they note next: up to @faults more
+ * here, the rest on the ODP workqueue. Process context; consumes @f.
+ */
+static void sroce_qp_fault_loop(struct sroce_dev *sdev, u32 qpn, u64 uid,
+				struct sroce_odp_fault *f, int faults)
+{
+	struct ib_umem_odp *held;
+	struct sroce_qp *qp;
+	bool more;
+
+	for (;;) {
+		qp = sroce_qp_fault_resolve(sdev, qpn, uid, f, &held);
+		if (!qp) {
+			sroce_odp_fault_unhold(held);
+			return;
+		}
+		/* Busy: the owner was kicked and runs the engines again. */
+		if (sroce_engine_tryget(qp)) {
+			migrate_disable();
+			more = sroce_qp_run_owned(qp, 64, false, f);
+			migrate_enable();
+			if (more)
+				sroce_qp_schedule(qp);
+		}
+		sroce_odp_fault_unhold(held);
+		if (!f->mr)
+			break;
+		/* A task being killed could see the fault cut short. */
+		if (faults-- <= 0 || fatal_signal_pending(current)) {
+			sroce_qp_fault_queue(qp, f);
+			break;
+		}
+		sroce_qp_put(qp);
+	}
+	sroce_qp_put(qp);
+}
+
 /* A fault resolved on the ODP workqueue (sroce_qp_fault_queue()). */
 struct sroce_odp_fault_work {
 	struct work_struct work;
@@ -469,13 +518,9 @@ static void sroce_odp_fault_work(struct work_struct *work)
 {
 	struct sroce_odp_fault_work *fw =
 		container_of(work, struct sroce_odp_fault_work, work);
-	struct sroce_qp *qp;
 
-	qp = sroce_qp_fault_resolve(fw->sdev, fw->qpn, fw->uid, &fw->f);
-	if (qp) {
-		sroce_qp_schedule(qp);
-		sroce_qp_put(qp);
-	}
+	sroce_qp_fault_loop(fw->sdev, fw->qpn, fw->uid, &fw->f,
+			    SROCE_WORK_FAULTS);
 	kfree(fw);
 }
 
@@ -519,28 +564,22 @@ static void sroce_qp_run_process(struct sroce_qp *qp, struct sroce_odp_fault *f,
 	u32 qpn = qp->qpn;
 	bool more;
 
-	for (;;) {
-		/* Busy: the owner was kicked and runs the engines again. */
-		if (!f->mr && sroce_engine_tryget(qp)) {
-			migrate_disable();	/* an unbound worker may move */
-			more = sroce_qp_run_owned(qp, 64, false, f);
-			migrate_enable();
-			if (more)
-				sroce_qp_schedule(qp);	/* fair to other QPs, or wrong CPU */
-		}
-		if (!f->mr)
-			break;
-		/* A task being killed could see the fault cut short. */
-		if (faults-- <= 0 || fatal_signal_pending(current)) {
-			sroce_qp_fault_queue(qp, f);
-			break;
-		}
+	/* Busy: the owner was kicked and runs the engines again. */
+	if (!f->mr && sroce_engine_tryget(qp)) {
+		migrate_disable();	/* an unbound worker may move */
+		more = sroce_qp_run_owned(qp, 64, false, f);
+		migrate_enable();
+		if (more)
+			sroce_qp_schedule(qp);	/* fair to other QPs, or wrong CPU */
+	}
+	if (f->mr && (faults <= 0 || fatal_signal_pending(current))) {
+		sroce_qp_fault_queue(qp, f);
 		sroce_qp_put(qp);
-		qp = sroce_qp_fault_resolve(sdev, qpn, uid, f);
-		if (!qp)
-			return;
+		return;
 	}
 	sroce_qp_put(qp);
+	if (f->mr)
+		sroce_qp_fault_loop(sdev, qpn, uid, f, faults - 1);
 }
 
 /* Either work item: run the engines; drop the work's reference. */

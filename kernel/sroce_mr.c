@@ -195,14 +195,18 @@ int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
 /**
  * sroce_odp_fault_map - resolve a noted fault: map its range
  * @f: the note, taken from the QP (its MR still held)
+ * @held: the umem kept mapped, for sroce_odp_fault_unhold()
  *
  * Process context, no engine owned: sleeps for as long as the process's
- * memory takes (sroce_exec.c). Sets f->failed if the range cannot be
- * mapped so (no VMA, no permission).
+ * memory takes (sroce_exec.c). On success the start of the range stays
+ * mapped until sroce_odp_fault_unhold(@held) (sroce_odp_fault_hold()).
+ * Sets f->failed if the range cannot be mapped so (no VMA, no
+ * permission).
  */
-void sroce_odp_fault_map(struct sroce_odp_fault *f)
+void sroce_odp_fault_map(struct sroce_odp_fault *f, struct ib_umem_odp **held)
 {
-	f->failed = sroce_odp_map(f->mr, f->iova, f->len, f->write) < 0;
+	f->failed = sroce_odp_fault_hold(f->mr, f->iova, f->len, f->write,
+					 held) < 0;
 }
 
 /* Forget a note, dropping its MR. */

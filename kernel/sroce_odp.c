@@ -843,6 +843,63 @@ int sroce_odp_map(struct sroce_mr *mr, u64 iova, u64 len, bool write)
 	return sroce_odp_map_range(mr, iova, len, write, SROCE_ODP_MAP_FAULT);
 }
 
+/**
+ * sroce_odp_fault_hold - resolve a noted fault and keep its start mapped
+ * @mr: the MR, held
+ * @iova: first byte
+ * @len: bytes
+ * @write: map for writing
+ * @held: set to the umem held, or NULL
+ *
+ * As sroce_odp_map(), and on success the umem of the range's first byte
+ * stays held with its umem_mutex until sroce_odp_fault_unhold(): the MMU
+ * notifier cannot unmap those pages meanwhile, so the engines, run then,
+ * find them usable even if the process invalidates the range in a loop
+ * (without this, each retry could find the page dropped again). The rest
+ * of a range over several implicit children is mapped first, not held.
+ * Process context, no engine owned. Returns 0 or -EFAULT.
+ */
+int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, bool write,
+			 struct ib_umem_odp **held)
+{
+	struct ib_umem_odp *odp;
+	u64 va, n;
+	int err;
+
+	*held = NULL;
+	if (mr->type != SROCE_MR_ODP || !len)
+		return 0;
+	va = sroce_odp_va(mr, iova);
+	odp = sroce_odp_umem_get(mr, va, true);
+	if (IS_ERR(odp))
+		return -EFAULT;
+	n = min_t(u64, len, ib_umem_end(odp) - va);
+	if (len > n) {
+		err = sroce_odp_map_range(mr, iova + n, len - n, write,
+					  SROCE_ODP_MAP_FAULT);
+		if (err)
+			goto err_put;
+	}
+	err = sroce_odp_map_lock(mr, odp, va, n, write);
+	if (err)
+		goto err_put;
+	*held = odp;
+	return 0;
+
+err_put:
+	sroce_odp_umem_put(odp);
+	return err;
+}
+
+/* Let go of what sroce_odp_fault_hold() held (@odp may be NULL). */
+void sroce_odp_fault_unhold(struct ib_umem_odp *odp)
+{
+	if (!odp)
+		return;
+	mutex_unlock(&odp->umem_mutex);
+	sroce_odp_umem_put(odp);
+}
+
 /* Run @work on the ODP workqueue (a fault resolved outside the engines). */
 void sroce_odp_queue_work(struct work_struct *work)
 {

@@ -15,6 +15,7 @@
 #include "sroce_mem.h"
 #include "sroce_param.h"
 
+struct ib_umem_odp;
 struct sroce_pd;
 
 /* An implicit MR's pages are tracked in children of this many bytes. */
@@ -49,6 +50,9 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		   enum sroce_copy_dir dir);
 int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
 int sroce_odp_map(struct sroce_mr *mr, u64 iova, u64 len, bool write);
+int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, bool write,
+			 struct ib_umem_odp **held);
+void sroce_odp_fault_unhold(struct ib_umem_odp *odp);
 void sroce_odp_queue_work(struct work_struct *work);
 int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		     u64 swap_add, u64 comp, u64 *orig);
