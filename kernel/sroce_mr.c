@@ -6,6 +6,7 @@
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
@@ -192,6 +193,38 @@ int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
 	return -EWOULDBLOCK;
 }
 
+/*
+ * Bytes after a faulting access mapped with it: an operation of many
+ * packets (an RDMA WRITE or READ of up to this much) takes one fault, not
+ * one per page, and runs on while they are held mapped, as an RNIC faults
+ * the rest of an RDMA operation with its first page. A bound on the time
+ * the resolver holds the umem, and on what a fault allocates at once.
+ */
+#define SROCE_ODP_FAULT_AHEAD_MAX	SZ_1M
+
+/**
+ * sroce_odp_fault_ahead - the noted access's operation goes on after it
+ * @f: the QP's note, as after sroce_odp_fault_note()
+ * @mr: the MR of the access
+ * @iova: first byte of the access
+ * @ahead: bytes of the operation after the access (in @mr)
+ *
+ * If the fault noted is this access's, its resolver maps up to @ahead more
+ * bytes of @mr after it if it can; a failure there is not the access's
+ * (sroce_odp_fault_hold()). Owner of the QP's engines.
+ */
+void sroce_odp_fault_ahead(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			   u64 iova, u64 ahead)
+{
+	u64 room;
+
+	if (f->mr != mr || f->failed || f->iova != iova)
+		return;
+	/* The access is inside the MR: what of it is left after the access. */
+	room = mr->length - (f->iova + f->len - mr->iova);
+	f->ahead = min3(ahead, room, (u64)SROCE_ODP_FAULT_AHEAD_MAX);
+}
+
 /**
  * sroce_odp_fault_map - resolve a noted fault: map its range
  * @f: the note, taken from the QP (its MR still held)
@@ -205,8 +238,8 @@ int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
  */
 void sroce_odp_fault_map(struct sroce_odp_fault *f, struct ib_umem_odp **held)
 {
-	f->failed = sroce_odp_fault_hold(f->mr, f->iova, f->len, f->write,
-					 held) < 0;
+	f->failed = sroce_odp_fault_hold(f->mr, f->iova, f->len, f->ahead,
+					 f->write, held) < 0;
 }
 
 /* Forget a note, dropping its MR. */

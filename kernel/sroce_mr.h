@@ -35,6 +35,8 @@ void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
 			struct sroce_odp_fault *fault);
 int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
 			 u64 iova, u64 len, bool write);
+void sroce_odp_fault_ahead(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			   u64 iova, u64 ahead);
 void sroce_odp_fault_map(struct sroce_odp_fault *f, struct ib_umem_odp **held);
 void sroce_odp_fault_drop(struct sroce_odp_fault *f);
 int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,

@@ -843,32 +843,14 @@ int sroce_odp_map(struct sroce_mr *mr, u64 iova, u64 len, bool write)
 	return sroce_odp_map_range(mr, iova, len, write, SROCE_ODP_MAP_FAULT);
 }
 
-/**
- * sroce_odp_fault_hold - resolve a noted fault and keep its start mapped
- * @mr: the MR, held
- * @iova: first byte
- * @len: bytes
- * @write: map for writing
- * @held: set to the umem held, or NULL
- *
- * As sroce_odp_map(), and on success the umem of the range's first byte
- * stays held with its umem_mutex until sroce_odp_fault_unhold(): the MMU
- * notifier cannot unmap those pages meanwhile, so the engines, run then,
- * find them usable even if the process invalidates the range in a loop
- * (without this, each retry could find the page dropped again). The rest
- * of a range over several implicit children is mapped first, not held.
- * Process context, no engine owned. Returns 0 or -EFAULT.
- */
-int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, bool write,
-			 struct ib_umem_odp **held)
+/* sroce_odp_fault_hold() for [iova, iova + len), len > 0. */
+static int sroce_odp_fault_hold_range(struct sroce_mr *mr, u64 iova, u64 len,
+				      bool write, struct ib_umem_odp **held)
 {
 	struct ib_umem_odp *odp;
 	u64 va, n;
 	int err;
 
-	*held = NULL;
-	if (mr->type != SROCE_MR_ODP || !len)
-		return 0;
 	va = sroce_odp_va(mr, iova);
 	odp = sroce_odp_umem_get(mr, va, true);
 	if (IS_ERR(odp))
@@ -889,6 +871,39 @@ int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, bool write,
 err_put:
 	sroce_odp_umem_put(odp);
 	return err;
+}
+
+/**
+ * sroce_odp_fault_hold - resolve a noted fault and keep its start mapped
+ * @mr: the MR, held
+ * @iova: first byte
+ * @len: bytes
+ * @ahead: bytes after them to map as well if they can be (0: none)
+ * @write: map for writing
+ * @held: set to the umem held, or NULL
+ *
+ * As sroce_odp_map(), and on success the umem of the range's first byte
+ * stays held with its umem_mutex until sroce_odp_fault_unhold(): the MMU
+ * notifier cannot unmap those pages meanwhile, so the engines, run then,
+ * find them usable even if the process invalidates the range in a loop
+ * (without this, each retry could find the page dropped again). The rest
+ * of a range over several implicit children is mapped first, not held.
+ * [iova, iova + len + ahead) is mapped and held if it can be, so that the
+ * operation the access is part of runs on without a fault per page (and
+ * per munmap or MADV_DONTNEED the process may do meanwhile); else
+ * [iova, iova + len) alone: whether the access fails depends on its own
+ * bytes only. Process context, no engine owned. Returns 0 or -EFAULT.
+ */
+int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, u64 ahead,
+			 bool write, struct ib_umem_odp **held)
+{
+	*held = NULL;
+	if (mr->type != SROCE_MR_ODP || !len)
+		return 0;
+	if (ahead && !sroce_odp_fault_hold_range(mr, iova, len + ahead, write,
+						 held))
+		return 0;
+	return sroce_odp_fault_hold_range(mr, iova, len, write, held);
 }
 
 /* Let go of what sroce_odp_fault_hold() held (@odp may be NULL). */

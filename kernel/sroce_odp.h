@@ -50,8 +50,8 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		   enum sroce_copy_dir dir);
 int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
 int sroce_odp_map(struct sroce_mr *mr, u64 iova, u64 len, bool write);
-int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, bool write,
-			 struct ib_umem_odp **held);
+int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, u64 ahead,
+			 bool write, struct ib_umem_odp **held);
 void sroce_odp_fault_unhold(struct ib_umem_odp *odp);
 void sroce_odp_queue_work(struct work_struct *work);
 int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,

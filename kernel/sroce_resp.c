@@ -465,9 +465,13 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	err = mr ? sroce_mr_copy(mr, r->wva, payload, pkt->payload_len,
 				 SROCE_TO_MR) : 0;
-	if (err == -EWOULDBLOCK)
+	if (err == -EWOULDBLOCK) {
 		err = sroce_odp_fault_note(&qp->odp_fault, mr, r->wva,
 					   pkt->payload_len, true);
+		/* The rest of the message is on its way: map it too. */
+		sroce_odp_fault_ahead(&qp->odp_fault, mr, r->wva,
+				      r->wleft - pkt->payload_len);
+	}
 	if (mr)
 		sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
@@ -690,6 +694,10 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 			err = sroce_resp_xmit(qp, opcode, e->cur_psn,
 					      sroce_resp_ack_syn(qp), 0, mr,
 					      e->va + e->sent, paylen);
+		if (err == -EWOULDBLOCK)
+			sroce_odp_fault_ahead(&qp->odp_fault, mr,
+					      e->va + e->sent,
+					      e->length - e->sent - paylen);
 		if (mr)
 			sroce_mr_put(mr);
 		if (err == -ENOMEM)
