@@ -290,10 +290,11 @@ static bool sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 		err = buf ? sroce_sgl_copy(qp->sdev, qp->pd,
 					   (struct sroce_sge *)(sw + 1),
 					   sw->wqe.num_sge, off, buf, len,
-					   SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE) :
+					   SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE,
+					   &qp->odp_fault) :
 			    -ENOMEM;
 		if (err == -EWOULDBLOCK) {
-			sroce_qp_defer(qp);	/* ODP fault in softirq */
+			sroce_qp_defer(qp);	/* ODP fault noted */
 			return false;
 		}
 		if (err) {
@@ -328,9 +329,9 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 	/* The original value lands in the WR's buffer in host order (R1.2). */
 	err = sroce_sgl_copy(qp->sdev, qp->pd, (struct sroce_sge *)(sw + 1),
 			     sw->wqe.num_sge, 0, &orig, sizeof(orig),
-			     SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE);
+			     SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE, &qp->odp_fault);
 	if (err == -EWOULDBLOCK) {
-		sroce_qp_defer(qp);	/* ODP fault in softirq */
+		sroce_qp_defer(qp);	/* ODP fault noted */
 		return;
 	}
 	if (err) {
@@ -513,7 +514,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 		if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_SEND))
 			sroce_comp_pkt(qp, skb);
 		if (sroce_qp_deferred(qp)) {
-			/* ODP fault in softirq: again in process context */
+			/* ODP fault noted: the packet again once resolved */
 			skb_queue_head(&qp->rx_resp, skb);
 			break;
 		}

@@ -25,7 +25,29 @@
 #define SROCE_MAX_SGE_HARD 32	/* == SROCE_MAX_SGE, usable in array sizes */
 
 struct sk_buff;
+struct sroce_mr;
 struct sroce_qp;
+
+/*
+ * An ODP fault an engine met. The engines never sleep on one: the access
+ * returns -EWOULDBLOCK, the engine leaves its packet or WQE as it was and
+ * notes the fault here (sroce_odp_fault_note()); process context resolves it
+ * with no engine owned and no reference on the QP (sroce_exec.c), so that
+ * a fault that takes as long as the process likes (a page of a FUSE file
+ * or under userfaultfd) holds up no verb on the QP. @mr: a reference, NULL
+ * when nothing is noted. @ahead: bytes after the access that its operation
+ * goes on to (sroce_odp_fault_ahead()), mapped with it if they can be.
+ * @failed: the range could not be mapped; the access meeting it again
+ * fails (-EFAULT) instead of noting it again.
+ */
+struct sroce_odp_fault {
+	struct sroce_mr *mr;
+	u64 iova;
+	u64 len;
+	u64 ahead;
+	bool write;
+	bool failed;
+};
 
 /*
  * Kernel copy of a send WQE: user space cannot change it once taken. The

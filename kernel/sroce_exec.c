@@ -11,9 +11,9 @@
  *
  *   - the receive softirq, right where a packet arrives (as a NIC handles
  *     a packet where it lands). ODP memory that is mapped is used there
- *     too; a page fault, which sleeps, stops the engine where it can
- *     resume (sroce_qp_defer()) and process context goes on from there
- *     (the doorbell caller the softirq ran on top of, or the work item);
+ *     too; a page fault stops the engine where it can resume
+ *     (sroce_qp_defer()) and process context goes on from there (the
+ *     doorbell caller the softirq ran on top of, or the work item);
  *   - a process ringing a user doorbell (post_send): the WQEs it posted go
  *     on the wire before the system call returns;
  *   - the QP's work item on sroce_wq, for everything else: timers, kicks
@@ -23,16 +23,24 @@
  * modify_qp and query_qp take the engines exclusively with
  * sroce_engine_lock(), which sleeps until no owner is left; while a verb
  * waits, other contexts do not take ownership (they kick), so it cannot
- * starve.
+ * starve. No owner sleeps: an ODP fault, which may take as long as the
+ * process likes (a page of a FUSE file, or under userfaultfd), is
+ * resolved by process context after it has let go of the engines, with
+ * no reference on the QP either (sroce_qp_fault_resolve()), so that it
+ * holds up neither these verbs nor destroy_qp.
  */
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "sroce_cq.h"
 #include "sroce_engine.h"
 #include "sroce_exec.h"
+#include "sroce_mr.h"
+#include "sroce_odp.h"
 #include "sroce_work.h"
 #include "sroce_qp.h"
 #include "sroce_pkt.h"
@@ -89,6 +97,10 @@ static struct sroce_doorbell_ctx *sroce_doorbell_here(void)
 #define SROCE_SOFTIRQ_ROUNDS	2
 /* Kicks an owner honours in one go before handing over to the work item. */
 #define SROCE_MAX_KICK_RERUNS	8
+/* ODP faults of one QP a doorbell caller resolves before it hands over. */
+#define SROCE_DOORBELL_FAULTS	8
+/* ... and an ODP fault work, before it queues the next one. */
+#define SROCE_WORK_FAULTS	8
 
 void sroce_engine_init(struct sroce_qp *qp)
 {
@@ -99,6 +111,16 @@ void sroce_engine_init(struct sroce_qp *qp)
 	qp->engine_waiters = 0;
 	qp->engine_defer = false;
 	qp->sirq_defer = false;
+	qp->odp_fault_pending = false;
+	memset(&qp->odp_fault, 0, sizeof(qp->odp_fault));
+	memset(&qp->odp_fault_failed, 0, sizeof(qp->odp_fault_failed));
+}
+
+/* destroy_qp, once no context runs the engines: notes hold their MRs. */
+void sroce_engine_release(struct sroce_qp *qp)
+{
+	sroce_odp_fault_drop(&qp->odp_fault);
+	sroce_odp_fault_drop(&qp->odp_fault_failed);
 }
 
 /*
@@ -145,6 +167,16 @@ static bool sroce_engine_tryput(struct sroce_qp *qp, bool force)
 	if (waiters)
 		wake_up(&qp->engine_wait);
 	return true;
+}
+
+/* Let go of the engines; returns whether a kick came in meanwhile. */
+static bool sroce_engine_put_kicked(struct sroce_qp *qp)
+{
+	bool kicked = !sroce_engine_tryput(qp, false);
+
+	if (kicked)
+		sroce_engine_tryput(qp, true);
+	return kicked;
 }
 
 static bool sroce_engine_tryget_excl(struct sroce_qp *qp)
@@ -206,12 +238,19 @@ static bool sroce_qp_defer_take(struct sroce_qp *qp)
 	return defer;
 }
 
+/* What a run of the engines left. */
+enum sroce_run {
+	SROCE_RUN_IDLE,		/* nothing */
+	SROCE_RUN_MORE,		/* work: its rounds ran out */
+	SROCE_RUN_DEFER,	/* an ODP fault stopped an engine (qp->odp_fault) */
+};
+
 /*
  * Run the engines until none makes progress or @rounds run out. Caller
- * owns them. Returns true if work may remain: also when an engine met an
- * ODP fault it could not resolve here, so process context takes over.
+ * owns them. An engine stopped on an ODP fault leaves the engines to
+ * process context (sirq_defer), which resolves it.
  */
-static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
+static enum sroce_run sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 {
 	bool progress, defer;
 
@@ -226,10 +265,58 @@ static bool sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 		sroce_qp_flush(qp);
 		if (defer) {
 			WRITE_ONCE(qp->sirq_defer, true);
-			return true;
+			return SROCE_RUN_DEFER;
 		}
 	} while (progress && --rounds > 0);
-	return progress;
+	return progress ? SROCE_RUN_MORE : SROCE_RUN_IDLE;
+}
+
+/*
+ * Start of a run: take back a fault its resolver could not resolve, for
+ * the access that meets it again to fail (sroce_odp_fault_note()). Owner.
+ */
+static void sroce_qp_fault_collect(struct sroce_qp *qp)
+{
+	struct sroce_odp_fault f;
+	unsigned long flags;
+
+	if (!READ_ONCE(qp->odp_fault_failed.mr))
+		return;
+	spin_lock_irqsave(&qp->engine_lock, flags);
+	f = qp->odp_fault_failed;
+	qp->odp_fault_failed.mr = NULL;
+	spin_unlock_irqrestore(&qp->engine_lock, flags);
+	sroce_odp_fault_drop(&qp->odp_fault);
+	qp->odp_fault = f;
+}
+
+/*
+ * After a run in process context: take the fault the engines noted into
+ * @f, for the caller to resolve once it has let go of the engines, unless
+ * @f holds one already or one is being resolved (its resolver schedules
+ * the work item when done, and the engines meet this one again then). A
+ * failed fault the run did not meet again is forgotten. Returns whether
+ * one was taken. Owner.
+ */
+static bool sroce_qp_fault_take(struct sroce_qp *qp, struct sroce_odp_fault *f)
+{
+	bool busy;
+
+	if (qp->odp_fault.failed)
+		sroce_odp_fault_drop(&qp->odp_fault);
+	if (!qp->odp_fault.mr)
+		return false;
+	spin_lock_irq(&qp->engine_lock);
+	busy = qp->odp_fault_pending;
+	qp->odp_fault_pending = true;
+	spin_unlock_irq(&qp->engine_lock);
+	if (busy || f->mr) {
+		sroce_odp_fault_drop(&qp->odp_fault);
+		return false;
+	}
+	*f = qp->odp_fault;
+	qp->odp_fault.mr = NULL;
+	return true;
 }
 
 /*
@@ -276,7 +363,9 @@ static bool sroce_sq_active_end(struct sroce_qp *qp)
 
 /*
  * The owner's loop: run, honour kicks, let go. Returns true if work is
- * left for the work item (the caller schedules it).
+ * left for the work item (the caller schedules it). In process context
+ * an ODP fault the engines noted is taken into @f, for the caller to
+ * resolve (sroce_qp_run_process()).
  *
  * Packets leave in order. A packet sent waits in this CPU's backlog until
  * the receive softirq gets to it, and a packet sent meanwhile from another
@@ -290,7 +379,8 @@ static bool sroce_sq_active_end(struct sroce_qp *qp)
  * hand over to the work item queued there. Caller owns the engines and
  * cannot migrate.
  */
-static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
+static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq,
+			       struct sroce_odp_fault *f)
 {
 	int reruns = SROCE_MAX_KICK_RERUNS;
 	int cpu = smp_processor_id();
@@ -300,15 +390,32 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 		sroce_engine_tryput(qp, true);
 		return true;
 	}
-	if (!softirq)
-		WRITE_ONCE(qp->sirq_defer, false);	/* faults resolve here */
+	sroce_qp_fault_collect(qp);
+	/* Faults resolve in process context, unless one is under way. */
+	if (!softirq && !READ_ONCE(qp->odp_fault_pending))
+		WRITE_ONCE(qp->sirq_defer, false);
 	for (;;) {
-		bool more;
+		enum sroce_run run;
+		bool taken = false;
 
 		sroce_sq_active_begin(qp, softirq);
-		more = sroce_qp_run_engines(qp, rounds);
+		run = sroce_qp_run_engines(qp, rounds);
 		WRITE_ONCE(qp->run_cpu, cpu + 1);
-		if (more || !reruns--) {
+		if (!softirq)
+			taken = sroce_qp_fault_take(qp, f);
+		if (run == SROCE_RUN_DEFER && !softirq) {
+			bool kicked;
+
+			sroce_sq_active_end(qp);
+			kicked = sroce_engine_put_kicked(qp);
+			/*
+			 * The fault's resolver runs the engines once done, or
+			 * kicks us if we still own them: a kick that came in
+			 * must not be lost.
+			 */
+			return kicked || (!taken && !READ_ONCE(qp->odp_fault_pending));
+		}
+		if (run != SROCE_RUN_IDLE || !reruns--) {
 			/* The work item the caller queues reads the SQ again. */
 			sroce_sq_active_end(qp);
 			sroce_engine_tryput(qp, true);
@@ -321,20 +428,168 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq)
 	}
 }
 
-/* Either work item: run the engines if nobody does; drop its reference. */
-static void sroce_qp_work_run(struct sroce_qp *qp)
+/*
+ * Resolve @f, a fault the engines of the QP numbered @qpn (uid @uid)
+ * noted. Neither the engines nor the QP are held meanwhile (the noted MR
+ * is, which keeps the device): however long the process's memory takes,
+ * modify_qp, query_qp and destroy_qp go on, only dereg_mr of that MR
+ * waits, as on an RNIC. On success the start of the range stays mapped
+ * (*held, sroce_odp_fault_unhold()) for the engines' run that follows; a
+ * range that cannot be mapped goes back to the engines (odp_fault_failed).
+ * Returns the QP with a reference if it still exists, else NULL. Process
+ * context; consumes @f.
+ */
+static struct sroce_qp *sroce_qp_fault_resolve(struct sroce_dev *sdev,
+					       u32 qpn, u64 uid,
+					       struct sroce_odp_fault *f,
+					       struct ib_umem_odp **held)
 {
+	struct sroce_qp *qp;
+
+	sroce_odp_fault_map(f, held);
+	qp = sroce_qp_get(sdev, qpn);
+	if (qp && qp->uid != uid) {
+		sroce_qp_put(qp);	/* destroyed; its number reused */
+		qp = NULL;
+	}
+	if (qp) {
+		spin_lock_irq(&qp->engine_lock);
+		qp->odp_fault_pending = false;
+		if (f->failed)
+			swap(qp->odp_fault_failed, *f);
+		spin_unlock_irq(&qp->engine_lock);
+	}
+	sroce_odp_fault_drop(f);
+	return qp;
+}
+
+static void sroce_qp_fault_queue(struct sroce_qp *qp,
+				 struct sroce_odp_fault *f);
+
+/*
+ * Resolve @f, noted by the engines of QP @qpn (uid @uid; no reference
+ * held), then run them while its range is held mapped, so that the access
+ * that faulted makes progress even if the process invalidates the range
+ * in a loop; and so on for the faults they note next: up to @faults more
+ * here, the rest on the ODP workqueue. Process context; consumes @f.
+ */
+static void sroce_qp_fault_loop(struct sroce_dev *sdev, u32 qpn, u64 uid,
+				struct sroce_odp_fault *f, int faults)
+{
+	struct ib_umem_odp *held;
+	struct sroce_qp *qp;
+	bool more;
+
+	for (;;) {
+		qp = sroce_qp_fault_resolve(sdev, qpn, uid, f, &held);
+		if (!qp) {
+			sroce_odp_fault_unhold(held);
+			return;
+		}
+		/* Busy: the owner was kicked and runs the engines again. */
+		if (sroce_engine_tryget(qp)) {
+			migrate_disable();
+			more = sroce_qp_run_owned(qp, 64, false, f);
+			migrate_enable();
+			if (more)
+				sroce_qp_schedule(qp);
+		}
+		sroce_odp_fault_unhold(held);
+		if (!f->mr)
+			break;
+		/* A task being killed could see the fault cut short. */
+		if (faults-- <= 0 || fatal_signal_pending(current)) {
+			sroce_qp_fault_queue(qp, f);
+			break;
+		}
+		sroce_qp_put(qp);
+	}
+	sroce_qp_put(qp);
+}
+
+/* A fault resolved on the ODP workqueue (sroce_qp_fault_queue()). */
+struct sroce_odp_fault_work {
+	struct work_struct work;
+	struct sroce_dev *sdev;
+	u32 qpn;
+	u64 uid;
+	struct sroce_odp_fault f;
+};
+
+static void sroce_odp_fault_work(struct work_struct *work)
+{
+	struct sroce_odp_fault_work *fw =
+		container_of(work, struct sroce_odp_fault_work, work);
+
+	sroce_qp_fault_loop(fw->sdev, fw->qpn, fw->uid, &fw->f,
+			    SROCE_WORK_FAULTS);
+	kfree(fw);
+}
+
+/*
+ * Resolve @f on the ODP workqueue rather than in the QP's work item,
+ * which destroy_qp waits for. Caller holds a reference on @qp; consumes @f.
+ */
+static void sroce_qp_fault_queue(struct sroce_qp *qp, struct sroce_odp_fault *f)
+{
+	struct sroce_odp_fault_work *fw = kmalloc(sizeof(*fw), GFP_KERNEL);
+
+	if (!fw) {
+		/* The engines meet it again on their next run. */
+		spin_lock_irq(&qp->engine_lock);
+		qp->odp_fault_pending = false;
+		spin_unlock_irq(&qp->engine_lock);
+		sroce_odp_fault_drop(f);
+		sroce_qp_schedule(qp);
+		return;
+	}
+	INIT_WORK(&fw->work, sroce_odp_fault_work);
+	fw->sdev = qp->sdev;
+	fw->qpn = qp->qpn;
+	fw->uid = qp->uid;
+	fw->f = *f;
+	f->mr = NULL;
+	sroce_odp_queue_work(&fw->work);
+}
+
+/*
+ * Run the engines of @qp in process context if nobody does, and resolve
+ * the ODP faults they note (@f: one noted already): up to @faults of them
+ * here, the rest on the ODP workqueue. Drops the caller's reference on
+ * @qp.
+ */
+static void sroce_qp_run_process(struct sroce_qp *qp, struct sroce_odp_fault *f,
+				 int faults)
+{
+	struct sroce_dev *sdev = qp->sdev;
+	u64 uid = qp->uid;
+	u32 qpn = qp->qpn;
 	bool more;
 
 	/* Busy: the owner was kicked and runs the engines again. */
-	if (sroce_engine_tryget(qp)) {
+	if (!f->mr && sroce_engine_tryget(qp)) {
 		migrate_disable();	/* an unbound worker may move */
-		more = sroce_qp_run_owned(qp, 64, false);
+		more = sroce_qp_run_owned(qp, 64, false, f);
 		migrate_enable();
 		if (more)
 			sroce_qp_schedule(qp);	/* fair to other QPs, or wrong CPU */
 	}
+	if (f->mr && (faults <= 0 || fatal_signal_pending(current))) {
+		sroce_qp_fault_queue(qp, f);
+		sroce_qp_put(qp);
+		return;
+	}
 	sroce_qp_put(qp);
+	if (f->mr)
+		sroce_qp_fault_loop(sdev, qpn, uid, f, faults - 1);
+}
+
+/* Either work item: run the engines; drop the work's reference. */
+static void sroce_qp_work_run(struct sroce_qp *qp)
+{
+	struct sroce_odp_fault f = {};
+
+	sroce_qp_run_process(qp, &f, 0);
 }
 
 void sroce_qp_work(struct work_struct *work)
@@ -375,20 +630,16 @@ static bool sroce_qp_fault_to_caller(struct sroce_qp *qp)
 }
 
 /*
- * The doorbell caller resolves the fault a softirq on top of it left
- * (sroce_qp_fault_to_caller()), as the work item would, unless it is
- * being killed: its pending signal can cut the fault short, and the peer
- * would see an access error for memory that is fine. Process context.
+ * The doorbell caller runs the engines a softirq on top of it left
+ * because of a fault (sroce_qp_fault_to_caller()), and resolves the
+ * faults they note, as the work item would. Process context.
  */
 static void sroce_qp_fault_run(struct sroce_qp *qp)
 {
-	if (fatal_signal_pending(current)) {
-		sroce_qp_schedule(qp);
-		sroce_qp_put(qp);
-		return;
-	}
+	struct sroce_odp_fault f = {};
+
 	sroce_count(qp->sdev, SROCE_CNT_ODP_FAULT_IN_DOORBELL);
-	sroce_qp_work_run(qp);
+	sroce_qp_run_process(qp, &f, SROCE_DOORBELL_FAULTS);
 }
 
 /*
@@ -397,6 +648,8 @@ static void sroce_qp_fault_run(struct sroce_qp *qp)
  */
 static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 {
+	struct sroce_qp *fault_qp = NULL;
+	struct sroce_odp_fault f = {};
 	bool more;
 
 	if (!READ_ONCE(inline_engines)) {
@@ -405,6 +658,9 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 	}
 	/* A fault is waiting for process context: the caller or work item. */
 	if (softirq && READ_ONCE(qp->sirq_defer)) {
+		/* Being resolved: its resolver schedules the work item. */
+		if (READ_ONCE(qp->odp_fault_pending))
+			return;
 		if (!sroce_qp_fault_to_caller(qp))
 			sroce_qp_schedule(qp);
 		return;
@@ -412,7 +668,7 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 	if (!sroce_engine_tryget(qp))
 		return;
 	if (softirq) {
-		more = sroce_qp_run_owned(qp, SROCE_SOFTIRQ_ROUNDS, true);
+		more = sroce_qp_run_owned(qp, SROCE_SOFTIRQ_ROUNDS, true, NULL);
 		if (more && READ_ONCE(qp->sirq_defer) &&
 		    sroce_qp_fault_to_caller(qp))
 			return;
@@ -424,15 +680,22 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 
 		migrate_disable();
 		this_cpu_write(sroce_doorbell, &ctx);
-		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false);
+		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false, &f);
 		/* Softirqs see the context only while the pointer names it. */
 		this_cpu_cmpxchg(sroce_doorbell, &ctx, NULL);
 		migrate_enable();
-		if (ctx.fault_qp)
-			sroce_qp_fault_run(ctx.fault_qp);
+		fault_qp = ctx.fault_qp;
 	}
 	if (more)
 		sroce_qp_schedule(qp);
+	/* Its own QP's fault first: the caller's WQEs were posted first. */
+	if (f.mr) {
+		/* The caller's system call keeps the QP: a reference to drop. */
+		refcount_inc(&qp->ref);
+		sroce_qp_run_process(qp, &f, SROCE_DOORBELL_FAULTS);
+	}
+	if (fault_qp)
+		sroce_qp_fault_run(fault_qp);
 }
 
 /* avg += (sample - avg) / 8 */

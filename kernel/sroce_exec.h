@@ -11,6 +11,7 @@ struct sroce_qp;
 struct work_struct;
 
 void sroce_engine_init(struct sroce_qp *qp);
+void sroce_engine_release(struct sroce_qp *qp);
 /* Own the engines for a verb (process context, sleeps), and let go. */
 void sroce_engine_lock(struct sroce_qp *qp);
 void sroce_engine_unlock(struct sroce_qp *qp);

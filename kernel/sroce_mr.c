@@ -6,11 +6,13 @@
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
 #include "sroce.h"
+#include "sroce_engine.h"
 #include "sroce_key.h"
 #include "sroce_mr.h"
 #include "sroce_mw.h"
@@ -121,13 +123,14 @@ static int sroce_mr_copy_fast(struct sroce_mr *mr, u64 iova, void *buf,
  * @len: bytes
  * @dir: SROCE_TO_MR or SROCE_FROM_MR
  *
- * Any context the engines run in. On an ODP MR a page fault is resolved
- * in process context (sleeps) and refused in atomic context with
- * -EWOULDBLOCK: the caller must then leave the packet or WQE as it was
- * (part of the bytes may be copied) and call sroce_qp_defer(), so that
- * process context does it again (sroce_exec.c). Returns 0, -EWOULDBLOCK,
- * or -EFAULT if part of the range is outside the MR, (ODP) cannot be
- * mapped, or (fast registration) the MR was invalidated since the lookup.
+ * Any context the engines run in; never sleeps. On an ODP MR a page not
+ * mapped for the access is a fault, -EWOULDBLOCK: the caller must then
+ * leave the packet or WQE as it was (part of the bytes may be copied),
+ * pass the error through sroce_odp_fault_note() and call sroce_qp_defer(), so
+ * that process context resolves the fault and the engine does it again
+ * (sroce_exec.c). Returns 0, -EWOULDBLOCK, or -EFAULT if part of the
+ * range is outside the MR or (fast registration) the MR was invalidated
+ * since the lookup.
  */
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir)
@@ -148,16 +151,105 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
  * @len: bytes
  * @write: the range will be written
  *
- * For an ODP MR, faults the range in now, so that an access error is found
- * before the operation has begun (a READ, before its first response);
- * nothing to do for other MRs. Like sroce_mr_copy(): -EWOULDBLOCK for a
- * fault in atomic context. Returns 0, -EWOULDBLOCK or -EFAULT.
+ * For an ODP MR, makes sure the range is mapped before the operation has
+ * begun (a READ, before its first response), so that an access error is
+ * found then; nothing to do for other MRs. Like sroce_mr_copy(): a page
+ * not mapped is a fault, -EWOULDBLOCK. Returns 0, -EWOULDBLOCK or -EFAULT.
  */
 int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
 {
 	if (mr->type != SROCE_MR_ODP || !len)
 		return 0;
 	return sroce_odp_prefault(mr, iova, len, write);
+}
+
+/**
+ * sroce_odp_fault_note - note the ODP fault an engine's access met
+ * @f: the QP's note (qp->odp_fault; its engines' owner only)
+ * @mr: the MR of the access, held by the caller
+ * @iova: first byte of the access
+ * @len: its bytes
+ * @write: it writes
+ *
+ * For an access that returned -EWOULDBLOCK. Keeps the first fault noted
+ * (the engine stops at it). Returns -EWOULDBLOCK, or -EFAULT if process
+ * context could not map this range (f->failed): the access fails then,
+ * as an access to unmapped memory does on an RNIC.
+ */
+int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			 u64 iova, u64 len, bool write)
+{
+	if (f->mr && f->failed && f->mr == mr && iova >= f->iova &&
+	    iova + len <= f->iova + f->len && (f->write || !write)) {
+		sroce_odp_fault_drop(f);
+		return -EFAULT;
+	}
+	if (f->mr && !f->failed)
+		return -EWOULDBLOCK;
+	sroce_odp_fault_drop(f);
+	refcount_inc(&mr->key.ref);
+	*f = (struct sroce_odp_fault){ .mr = mr, .iova = iova, .len = len,
+				   .write = write };
+	return -EWOULDBLOCK;
+}
+
+/*
+ * Bytes after a faulting access mapped with it: an operation of many
+ * packets (an RDMA WRITE or READ of up to this much) takes one fault, not
+ * one per page, and runs on while they are held mapped, as an RNIC faults
+ * the rest of an RDMA operation with its first page. A bound on the time
+ * the resolver holds the umem, and on what a fault allocates at once.
+ */
+#define SROCE_ODP_FAULT_AHEAD_MAX	SZ_1M
+
+/**
+ * sroce_odp_fault_ahead - the noted access's operation goes on after it
+ * @f: the QP's note, as after sroce_odp_fault_note()
+ * @mr: the MR of the access
+ * @iova: first byte of the access
+ * @ahead: bytes of the operation after the access (in @mr)
+ *
+ * If the fault noted is this access's, its resolver maps up to @ahead more
+ * bytes of @mr after it if it can; a failure there is not the access's
+ * (sroce_odp_fault_hold()). Owner of the QP's engines.
+ */
+void sroce_odp_fault_ahead(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			   u64 iova, u64 ahead)
+{
+	u64 room;
+
+	if (f->mr != mr || f->failed || f->iova != iova)
+		return;
+	/* The access is inside the MR: what of it is left after the access. */
+	room = mr->length - (f->iova + f->len - mr->iova);
+	f->ahead = min3(ahead, room, (u64)SROCE_ODP_FAULT_AHEAD_MAX);
+}
+
+/**
+ * sroce_odp_fault_map - resolve a noted fault: map its range
+ * @f: the note, taken from the QP (its MR still held)
+ * @held: the umem kept mapped, for sroce_odp_fault_unhold()
+ *
+ * Process context, no engine owned: sleeps for as long as the process's
+ * memory takes (sroce_exec.c). On success the start of the range stays
+ * mapped until sroce_odp_fault_unhold(@held) (sroce_odp_fault_hold()).
+ * Sets f->failed if the range cannot be mapped so (no VMA, no
+ * permission).
+ */
+void sroce_odp_fault_map(struct sroce_odp_fault *f, struct ib_umem_odp **held)
+{
+	f->failed = sroce_odp_fault_hold(f->mr, f->iova, f->len, f->ahead,
+					 f->write, held) < 0;
+}
+
+/* Forget a note, dropping its MR. */
+void sroce_odp_fault_drop(struct sroce_odp_fault *f)
+{
+	if (!f->mr)
+		return;
+	sroce_mr_put(f->mr);
+	f->mr = NULL;
+	f->failed = false;
 }
 
 /*
@@ -241,15 +333,18 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
  * @len: the bytes to copy
  * @dir: SROCE_TO_MR (receive, READ response) or SROCE_FROM_MR (send)
  * @access: IB_ACCESS_LOCAL_WRITE when writing into the SGL, else 0
+ * @fault: the QP's fault note (sroce_odp_fault_note())
  *
- * Context as sroce_mr_copy(). Returns 0; -EWOULDBLOCK as sroce_mr_copy();
+ * Context as sroce_mr_copy(). Returns 0; -EWOULDBLOCK as sroce_mr_copy(),
+ * the fault noted in @fault;
  * -EACCES on a protection fault (an SGE whose L_Key or range fails a check, or
  * ODP memory that cannot be mapped: IB_WC_LOC_PROT_ERR, seed-rules R3.5);
  * -EMSGSIZE if the SGL is shorter than @offset + @len (IB_WC_LOC_LEN_ERR).
  */
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
-		   void *buf, u32 len, enum sroce_copy_dir dir, int access)
+		   void *buf, u32 len, enum sroce_copy_dir dir, int access,
+		   struct sroce_odp_fault *fault)
 {
 	enum sroce_mr_err merr;
 	struct sroce_mr *mr;
@@ -267,6 +362,10 @@ int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		if (!mr)
 			return -EACCES;
 		err = sroce_mr_copy(mr, sges[i].addr + offset, buf, n, dir);
+		if (err == -EWOULDBLOCK)
+			err = sroce_odp_fault_note(fault, mr,
+						   sges[i].addr + offset, n,
+						   dir == SROCE_TO_MR);
 		sroce_mr_put(mr);
 		if (err)
 			return err == -EWOULDBLOCK ? err : -EACCES;
@@ -278,28 +377,32 @@ int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 }
 
 /**
- * sroce_sgl_prefault - fault in the ODP memory an SGL will be written to
+ * sroce_sgl_prefault - note unmapped ODP memory an SGL will be written to
  * @sdev: the device
  * @pd: the PD of the QP whose SGL this is
  * @sges: the SGL, already copied out of the ring
  * @nsge: its length
  * @len: the bytes of it that will be written
+ * @fault: the QP's fault note
  *
- * Advice only: a READ or ATOMIC requester posting from process context
- * maps its sink before the request leaves, so that the response, which
- * arrives in the receive softirq, finds the pages usable instead of
- * stopping for a fault there. Errors are left to the access that follows
- * (it reports them as sroce_sgl_copy() does). Does nothing where a fault
- * may not sleep, or for SGEs outside ODP MRs.
+ * Advice only: a READ or ATOMIC requester running in process context
+ * notes the first part of its sink that is not mapped yet, without
+ * stopping, and its owner maps it while the request is on the wire, so
+ * that the response, which arrives in the receive softirq, finds the
+ * pages usable instead of stopping for a fault there. Errors are left to
+ * the access that follows. Does nothing in softirq (nothing would resolve
+ * the note soon), or for SGEs outside ODP MRs.
  */
 void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
-			const struct sroce_sge *sges, u32 nsge, u64 len)
+			const struct sroce_sge *sges, u32 nsge, u64 len,
+			struct sroce_odp_fault *fault)
 {
 	enum sroce_mr_err merr;
 	struct sroce_mr *mr;
 	u32 i, n;
+	int err;
 
-	if (!sroce_odp_may_fault())
+	if (!sroce_odp_may_fault() || fault->mr)
 		return;
 	for (i = 0; i < nsge && len; i++) {
 		n = min_t(u64, len, sges[i].length);
@@ -311,8 +414,12 @@ void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
 				     &merr);
 		if (!mr)
 			return;
-		sroce_mr_prefault(mr, sges[i].addr, n, true);
+		err = sroce_mr_prefault(mr, sges[i].addr, n, true);
+		if (err == -EWOULDBLOCK)
+			sroce_odp_fault_note(fault, mr, sges[i].addr, n, true);
 		sroce_mr_put(mr);
+		if (err)
+			return;
 	}
 }
 

@@ -15,7 +15,9 @@
 #include "sroce_key.h"
 #include "sroce_mem.h"
 
+struct ib_umem_odp;
 struct sroce_dev;
+struct sroce_odp_fault;
 struct sroce_pd;
 
 /* For the engines: see the comments in sroce_mr.c. */
@@ -26,9 +28,17 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		    u64 swap_add, u64 comp, u64 *orig);
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
-		   void *buf, u32 len, enum sroce_copy_dir dir, int access);
+		   void *buf, u32 len, enum sroce_copy_dir dir, int access,
+		   struct sroce_odp_fault *fault);
 void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
-			const struct sroce_sge *sges, u32 nsge, u64 len);
+			const struct sroce_sge *sges, u32 nsge, u64 len,
+			struct sroce_odp_fault *fault);
+int sroce_odp_fault_note(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			 u64 iova, u64 len, bool write);
+void sroce_odp_fault_ahead(struct sroce_odp_fault *f, struct sroce_mr *mr,
+			   u64 iova, u64 ahead);
+void sroce_odp_fault_map(struct sroce_odp_fault *f, struct ib_umem_odp **held);
+void sroce_odp_fault_drop(struct sroce_odp_fault *f);
 int sroce_mr_local_invalidate(struct sroce_dev *sdev, struct sroce_pd *pd,
 			      u32 key);
 int sroce_mr_fast_reg(struct sroce_dev *sdev, struct sroce_pd *pd,

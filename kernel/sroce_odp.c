@@ -12,24 +12,25 @@
  * address space.
  *
  * Accesses (sroce_mr_copy, sroce_mr_atomic, sroce_mr_prefault) run where
- * the QP's engines run, the receive softirq included, as an RNIC's do:
- * pages the device has mapped are used at once, without umem_mutex. Each
+ * the QP's engines run, the receive softirq included, as an RNIC's do,
+ * and never sleep: pages the device has mapped are used at once, without
+ * umem_mutex. Each
  * umem has a struct sroce_odp_umem (odp->private): its usable bitmap says
  * which page table entries may be used so, and its rwlock, held for reading
  * while the bytes are copied, keeps them mapped meanwhile.
  *
- * Faults. A page not mapped with the rights an access needs is a fault. In
- * process context (the QP's work item, a doorbell caller) the access
- * resolves it itself (hmm_range_fault via ib_umem_odp_map_dma_and_lock),
- * marks the pages usable and copies under umem_mutex. In atomic context it
- * returns -EWOULDBLOCK: the engine stops where it can start again and
- * process context goes on from there (sroce_qp_defer(): the doorbell
- * caller or the QP's work item). So a fault delays only the QP that hit
- * it, by the time the fault takes; no packet is dropped, no RNR NAK is
- * sent, and no transport timer has to fire (neither the packets held
- * behind a fault nor a flood of retransmissions that real RNICs show can
- * happen). The mapping lives
- * in the umem: every QP that later touches the page finds it mapped.
+ * Faults. A page not mapped with the rights an access needs is a fault:
+ * the access returns -EWOULDBLOCK, the engine notes the fault and stops
+ * where it can start again (struct sroce_odp_fault), and process context (the
+ * doorbell caller, or a work item of sroce_odp_wq) maps the range with no
+ * engine owned (sroce_odp_map(): hmm_range_fault via
+ * ib_umem_odp_map_dma_and_lock, then the pages are marked usable) before
+ * the engines go on. So a fault delays only the QP that hit it, by the
+ * time the fault takes; no packet is dropped, no RNR NAK is sent, and no
+ * transport timer has to fire (neither the packets held behind a fault
+ * nor a flood of retransmissions that real RNICs show can happen). The
+ * mapping lives in the umem: every QP that later touches the page finds
+ * it mapped.
  *
  * Invalidation. The umem's MMU interval notifier (sroce_odp_invalidate)
  * takes umem_mutex, clears the range's usable bits under the write lock
@@ -111,7 +112,7 @@ struct sroce_odp_implicit {
 /* odp_children mark: an munmap left the child with no page mapped. */
 #define SROCE_ODP_UNMAPPED XA_MARK_0
 
-/* Asynchronous prefetches (ibv_advise_mr without FLUSH). */
+/* Faults the engines noted, and prefetches (ibv_advise_mr without FLUSH). */
 static struct workqueue_struct *sroce_odp_wq;
 
 int sroce_odp_module_init(void)
@@ -128,6 +129,13 @@ void sroce_odp_module_exit(void)
 static struct sroce_dev *sroce_odp_dev(struct ib_umem_odp *odp)
 {
 	return to_sroce_dev(odp->umem.ibdev);
+}
+
+/* A fault met in the receive softirq (counted apart: see observability.md). */
+static void sroce_odp_count_deferred(struct sroce_dev *sdev)
+{
+	if (!sroce_odp_may_fault())
+		sroce_count(sdev, SROCE_CNT_ODP_FAULT_DEFERRED);
 }
 
 /* Index in the page table (and usable) of the page holding address @va. */
@@ -388,10 +396,11 @@ void sroce_odp_release(struct sroce_mr *mr)
  * The umem that tracks user address @va, with a reference for the access
  * (sroce_odp_umem_put(), or sroce_odp_unhold(), gives it back): the MR's
  * own, or for an implicit MR the child for @va's slice, created on first
- * use (which sleeps: in atomic context a missing child is a fault,
+ * use (which sleeps: unless @may_sleep a missing child is a fault,
  * -EWOULDBLOCK).
  */
-static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
+static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va,
+					     bool may_sleep)
 {
 	unsigned long idx = va >> SROCE_ODP_CHILD_SHIFT;
 	struct sroce_odp_umem *su;
@@ -416,8 +425,8 @@ static struct ib_umem_odp *sroce_odp_umem_of(struct sroce_mr *mr, u64 va)
 	rcu_read_unlock();
 	if (child)
 		return child;
-	if (!sroce_odp_may_fault()) {
-		sroce_count(sroce_odp_dev(mr->odp), SROCE_CNT_ODP_FAULT_DEFERRED);
+	if (!may_sleep) {
+		sroce_odp_count_deferred(sroce_odp_dev(mr->odp));
 		return ERR_PTR(-EWOULDBLOCK);
 	}
 	mutex_lock(&mr->odp_child_lock);
@@ -585,14 +594,15 @@ out_mark:
 /*
  * Hold [va, va + len) of @odp (inside it, len > 0, from sroce_odp_umem_of())
  * mapped for reading, or writing if @write. Returns 0 with su->lock held
- * for reading (the pages were usable: *faulted false) or, in process
- * context after a fault, with umem_mutex held (*faulted true);
- * sroce_odp_unhold() lets go, of the umem's reference too. Returns
- * -EWOULDBLOCK for a fault in atomic context, -EFAULT if the range cannot
- * be mapped so, having put the reference.
+ * for reading (the pages were usable: *faulted false) or, if @may_sleep,
+ * after a fault with umem_mutex held (*faulted true); sroce_odp_unhold()
+ * lets go, of the umem's reference too. Returns -EWOULDBLOCK for a fault
+ * when not @may_sleep, -EFAULT if the range cannot be mapped so, having
+ * put the reference.
  */
 static int sroce_odp_hold(struct sroce_mr *mr, struct ib_umem_odp *odp,
-			  u64 va, u64 len, bool write, bool *faulted)
+			  u64 va, u64 len, bool write, bool may_sleep,
+			  bool *faulted)
 {
 	struct sroce_odp_umem *su = odp->private;
 	u64 perm = SROCE_ODP_READ | (write ? SROCE_ODP_WRITE : 0);
@@ -606,8 +616,8 @@ static int sroce_odp_hold(struct sroce_mr *mr, struct ib_umem_odp *odp,
 		return 0;
 	}
 	read_unlock_bh(&su->lock);
-	if (!sroce_odp_may_fault()) {
-		sroce_count(sroce_odp_dev(odp), SROCE_CNT_ODP_FAULT_DEFERRED);
+	if (!may_sleep) {
+		sroce_odp_count_deferred(sroce_odp_dev(odp));
 		err = -EWOULDBLOCK;
 		goto err_put;
 	}
@@ -639,9 +649,10 @@ static void sroce_odp_unhold(struct ib_umem_odp *odp, bool faulted)
  * The umem for @va with a reference (sroce_odp_hold() and unhold() take it
  * over), or -EFAULT / -EWOULDBLOCK (see sroce_odp_umem_of()).
  */
-static struct ib_umem_odp *sroce_odp_umem_get(struct sroce_mr *mr, u64 va)
+static struct ib_umem_odp *sroce_odp_umem_get(struct sroce_mr *mr, u64 va,
+					      bool may_sleep)
 {
-	struct ib_umem_odp *odp = sroce_odp_umem_of(mr, va);
+	struct ib_umem_odp *odp = sroce_odp_umem_of(mr, va, may_sleep);
 
 	if (IS_ERR(odp) && PTR_ERR(odp) != -EWOULDBLOCK)
 		return ERR_PTR(-EFAULT);
@@ -656,10 +667,10 @@ static struct ib_umem_odp *sroce_odp_umem_get(struct sroce_mr *mr, u64 va)
  * @len: bytes
  * @dir: SROCE_TO_MR or SROCE_FROM_MR
  *
- * Any context the engines run in: faults in process context. Returns 0,
- * -EFAULT (the memory is not mapped in the process, or not writable) or
- * -EWOULDBLOCK (a fault in atomic context: part of the copy may be done;
- * the caller starts it again in process context).
+ * Any context the engines run in; never sleeps. Returns 0, -EFAULT (an
+ * implicit MR with no slice left for @iova) or -EWOULDBLOCK (a fault: part
+ * of the copy may be done; the caller starts it again once the fault is
+ * resolved, sroce_odp_fault_note()).
  */
 int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		   enum sroce_copy_dir dir)
@@ -675,11 +686,11 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 	int err;
 
 	while (len) {
-		odp = sroce_odp_umem_get(mr, va);
+		odp = sroce_odp_umem_get(mr, va, false);
 		if (IS_ERR(odp))
 			return PTR_ERR(odp);
 		n = min_t(u64, len, ib_umem_end(odp) - va);
-		err = sroce_odp_hold(mr, odp, va, n, write, &faulted);
+		err = sroce_odp_hold(mr, odp, va, n, write, false, &faulted);
 		if (err)
 			return err;
 		len -= n;
@@ -723,10 +734,10 @@ int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 	bool faulted;
 	int err;
 
-	odp = sroce_odp_umem_get(mr, va);
+	odp = sroce_odp_umem_get(mr, va, false);
 	if (IS_ERR(odp))
 		return PTR_ERR(odp);
-	err = sroce_odp_hold(mr, odp, va, sizeof(u64), true, &faulted);
+	err = sroce_odp_hold(mr, odp, va, sizeof(u64), true, false, &faulted);
 	if (err)
 		return err;
 	page = sroce_odp_va_page(odp, va, &off);
@@ -735,15 +746,23 @@ int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 	return 0;
 }
 
+/* How sroce_odp_map_range() gets pages the device has not mapped. */
+enum sroce_odp_map {
+	SROCE_ODP_MAP_CHECK,	/* it does not: -EWOULDBLOCK (never sleeps) */
+	SROCE_ODP_MAP_FAULT,	/* faults them in (sleeps) */
+	SROCE_ODP_MAP_PRESENT,	/* maps those the process has (sleeps) */
+};
+
 /*
- * Map [iova, iova + len) of @mr for the device: for reading, for writing
- * if @write, or (@no_fault, process context only) only the pages the
- * process has already, with the rights it has on them. Returns 0, -EFAULT
- * or, in atomic context, -EWOULDBLOCK.
+ * Map [iova, iova + len) of @mr for the device, for reading or, if
+ * @write, writing; for SROCE_ODP_MAP_PRESENT only the pages the process
+ * has already, with the rights it has on them. Returns 0, -EFAULT or
+ * (SROCE_ODP_MAP_CHECK) -EWOULDBLOCK.
  */
 static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
-			       bool write, bool no_fault)
+			       bool write, enum sroce_odp_map how)
 {
+	bool may_sleep = how != SROCE_ODP_MAP_CHECK;
 	u64 va = sroce_odp_va(mr, iova);
 	struct ib_umem_odp *odp;
 	bool faulted;
@@ -751,11 +770,11 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
 	int ret;
 
 	while (len) {
-		odp = sroce_odp_umem_get(mr, va);
+		odp = sroce_odp_umem_get(mr, va, may_sleep);
 		if (IS_ERR(odp))
 			return PTR_ERR(odp);
 		n = min_t(u64, len, ib_umem_end(odp) - va);
-		if (no_fault) {
+		if (how == SROCE_ODP_MAP_PRESENT) {
 			ret = sroce_odp_map_dma(odp, va, n, SROCE_ODP_READ,
 						false);
 			if (ret < 0) {
@@ -766,7 +785,8 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
 			mutex_unlock(&odp->umem_mutex);
 			sroce_odp_umem_put(odp);
 		} else {
-			ret = sroce_odp_hold(mr, odp, va, n, write, &faulted);
+			ret = sroce_odp_hold(mr, odp, va, n, write, may_sleep,
+					     &faulted);
 			if (ret)
 				return ret;
 			sroce_odp_unhold(odp, faulted);
@@ -788,7 +808,103 @@ static int sroce_odp_map_range(struct sroce_mr *mr, u64 iova, u64 len,
  */
 int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write)
 {
-	return sroce_odp_map_range(mr, iova, len, write, false);
+	return sroce_odp_map_range(mr, iova, len, write, SROCE_ODP_MAP_CHECK);
+}
+
+/**
+ * sroce_odp_map - resolve a fault an engine noted (struct sroce_odp_fault)
+ * @mr: the MR, held
+ * @iova: first byte
+ * @len: bytes
+ * @write: map for writing
+ *
+ * Process context, no engine owned: sleeps for as long as the process's
+ * memory takes. Returns 0 or -EFAULT (not mapped in the process, or not
+ * writable).
+ */
+int sroce_odp_map(struct sroce_mr *mr, u64 iova, u64 len, bool write)
+{
+	if (mr->type != SROCE_MR_ODP || !len)
+		return 0;
+	return sroce_odp_map_range(mr, iova, len, write, SROCE_ODP_MAP_FAULT);
+}
+
+/* sroce_odp_fault_hold() for [iova, iova + len), len > 0. */
+static int sroce_odp_fault_hold_range(struct sroce_mr *mr, u64 iova, u64 len,
+				      bool write, struct ib_umem_odp **held)
+{
+	struct ib_umem_odp *odp;
+	u64 va, n;
+	int err;
+
+	va = sroce_odp_va(mr, iova);
+	odp = sroce_odp_umem_get(mr, va, true);
+	if (IS_ERR(odp))
+		return -EFAULT;
+	n = min_t(u64, len, ib_umem_end(odp) - va);
+	if (len > n) {
+		err = sroce_odp_map_range(mr, iova + n, len - n, write,
+					  SROCE_ODP_MAP_FAULT);
+		if (err)
+			goto err_put;
+	}
+	err = sroce_odp_map_lock(mr, odp, va, n, write);
+	if (err)
+		goto err_put;
+	*held = odp;
+	return 0;
+
+err_put:
+	sroce_odp_umem_put(odp);
+	return err;
+}
+
+/**
+ * sroce_odp_fault_hold - resolve a noted fault and keep its start mapped
+ * @mr: the MR, held
+ * @iova: first byte
+ * @len: bytes
+ * @ahead: bytes after them to map as well if they can be (0: none)
+ * @write: map for writing
+ * @held: set to the umem held, or NULL
+ *
+ * As sroce_odp_map(), and on success the umem of the range's first byte
+ * stays held with its umem_mutex until sroce_odp_fault_unhold(): the MMU
+ * notifier cannot unmap those pages meanwhile, so the engines, run then,
+ * find them usable even if the process invalidates the range in a loop
+ * (without this, each retry could find the page dropped again). The rest
+ * of a range over several implicit children is mapped first, not held.
+ * [iova, iova + len + ahead) is mapped and held if it can be, so that the
+ * operation the access is part of runs on without a fault per page (and
+ * per munmap or MADV_DONTNEED the process may do meanwhile); else
+ * [iova, iova + len) alone: whether the access fails depends on its own
+ * bytes only. Process context, no engine owned. Returns 0 or -EFAULT.
+ */
+int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, u64 ahead,
+			 bool write, struct ib_umem_odp **held)
+{
+	*held = NULL;
+	if (mr->type != SROCE_MR_ODP || !len)
+		return 0;
+	if (ahead && !sroce_odp_fault_hold_range(mr, iova, len + ahead, write,
+						 held))
+		return 0;
+	return sroce_odp_fault_hold_range(mr, iova, len, write, held);
+}
+
+/* Let go of what sroce_odp_fault_hold() held (@odp may be NULL). */
+void sroce_odp_fault_unhold(struct ib_umem_odp *odp)
+{
+	if (!odp)
+		return;
+	mutex_unlock(&odp->umem_mutex);
+	sroce_odp_umem_put(odp);
+}
+
+/* Run @work on the ODP workqueue (a fault resolved outside the engines). */
+void sroce_odp_queue_work(struct work_struct *work)
+{
+	queue_work(sroce_odp_wq, work);
 }
 
 /* Prefetch [iova, iova + len) of @mr for @advice. Sleeps. */
@@ -798,7 +914,8 @@ static int sroce_odp_prefetch(struct sroce_mr *mr, u64 iova, u64 len,
 	sroce_count(sroce_odp_dev(mr->odp), SROCE_CNT_ODP_PREFETCH);
 	return sroce_odp_map_range(mr, iova, len,
 				   advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
-				   advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT);
+				   advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT ?
+				   SROCE_ODP_MAP_PRESENT : SROCE_ODP_MAP_FAULT);
 }
 
 /* An asynchronous prefetch: the MRs are held until it has run. */

@@ -9,11 +9,13 @@
 
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include "sroce_mem.h"
 #include "sroce_param.h"
 
+struct ib_umem_odp;
 struct sroce_pd;
 
 /* An implicit MR's pages are tracked in children of this many bytes. */
@@ -30,10 +32,9 @@ int sroce_odp_module_init(void);
 void sroce_odp_module_exit(void);
 
 /*
- * May an access fault pages in here? The engines run in the receive
- * softirq or in process context that may sleep (a QP's work item, a
- * doorbell caller: sroce_exec.c); in_interrupt() also covers a process
- * with BHs off.
+ * Process context that may sleep? The engines run in the receive softirq
+ * or in process context (a QP's work item, a doorbell caller:
+ * sroce_exec.c); in_interrupt() also covers a process with BHs off.
  */
 static inline bool sroce_odp_may_fault(void)
 {
@@ -48,6 +49,11 @@ void sroce_odp_release(struct sroce_mr *mr);
 int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		   enum sroce_copy_dir dir);
 int sroce_odp_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
+int sroce_odp_map(struct sroce_mr *mr, u64 iova, u64 len, bool write);
+int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, u64 ahead,
+			 bool write, struct ib_umem_odp **held);
+void sroce_odp_fault_unhold(struct ib_umem_odp *odp);
+void sroce_odp_queue_work(struct work_struct *work);
 int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 		     u64 swap_add, u64 comp, u64 *orig);
 

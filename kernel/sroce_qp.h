@@ -158,14 +158,20 @@ struct sroce_qp {
 	 */
 	int run_cpu;
 	/*
-	 * engine_defer (owner only): an engine stopped on an ODP fault it
-	 * may not resolve in softirq. sirq_defer (READ/WRITE_ONCE): set then
-	 * by the softirq owner, cleared by the next process-context owner;
-	 * meanwhile the receive softirq leaves the engines to process
-	 * context (the doorbell caller it runs on top of, or the work item).
+	 * engine_defer (owner only): an engine stopped on an ODP fault,
+	 * noted in odp_fault (owner only). sirq_defer (READ/WRITE_ONCE): set
+	 * then by the owner, cleared by the next process-context owner once
+	 * no fault is pending; meanwhile the receive softirq leaves the
+	 * engines to process context (the doorbell caller it runs on top
+	 * of, or the work item). Under engine_lock: odp_fault_pending while a
+	 * noted fault is resolved outside the engines (sroce_exec.c), and
+	 * odp_fault_failed, one that could not be, handed back to the engines.
 	 */
 	bool engine_defer;
 	bool sirq_defer;
+	bool odp_fault_pending;
+	struct sroce_odp_fault odp_fault;
+	struct sroce_odp_fault odp_fault_failed;
 
 	/* Engines: touched only by their owner. */
 	struct work_struct work;
@@ -297,10 +303,10 @@ void sroce_qp_set_flush_flags(struct sroce_qp *qp);
 u32 sroce_sq_prod(struct sroce_qp *qp);
 
 /*
- * An ODP access returned -EWOULDBLOCK (a page fault in softirq): the
- * engine has undone what the packet or WQE changed and stops there; the
- * engines go on in process context, which may fault: the doorbell caller
- * the softirq ran on top of, or the QP's work item (sroce_exec.c).
+ * An ODP access returned -EWOULDBLOCK and the fault is noted in qp->odp_fault
+ * (sroce_odp_fault_note()): the engine has undone what the packet or WQE
+ * changed and stops there; process context resolves the fault and the
+ * engines go on (sroce_exec.c).
  */
 static inline void sroce_qp_defer(struct sroce_qp *qp)
 {

@@ -274,6 +274,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	hrtimer_cancel(&qp->rnr_timer);
 	skb_queue_purge(&qp->rx_req);
 	skb_queue_purge(&qp->rx_resp);
+	sroce_engine_release(qp);
 	sroce_resp_free(qp);
 	/* Every engine run sends its batch before it ends. */
 	WARN_ON_ONCE(!skb_queue_empty(&qp->txb.skbs));

@@ -292,10 +292,10 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 		sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
 		return err;
 	}
-	/* ODP sink of a READ or ATOMIC: map it while we may sleep (R5.3). */
+	/* ODP sink of a READ or ATOMIC: map it before the response (R5.3). */
 	if (sroce_swqe_rd_atomic(sw) && first && sw->length)
 		sroce_sgl_prefault(qp->sdev, qp->pd, sroce_swqe_sges(sw),
-				   sw->wqe.num_sge, sw->length);
+				   sw->wqe.num_sge, sw->length, &qp->odp_fault);
 	info = sroce_opcode_get(opcode);
 	h.opcode = opcode;
 	h.se = last && (sw->wqe.send_flags & IB_SEND_SOLICITED);
@@ -344,9 +344,10 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 		} else {
 			err = sroce_sgl_copy(qp->sdev, qp->pd, sroce_swqe_sges(sw),
 					     sw->wqe.num_sge, qp->req.offset, dst,
-					     paylen, SROCE_FROM_MR, 0);
+					     paylen, SROCE_FROM_MR, 0,
+					     &qp->odp_fault);
 			if (err == -EWOULDBLOCK) {
-				/* ODP fault in softirq: again in process context */
+				/* ODP fault noted: again once resolved */
 				kfree_skb(skb);
 				qp->req.noack_pkts = noack_pkts;
 				sroce_qp_defer(qp);

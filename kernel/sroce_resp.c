@@ -61,6 +61,9 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
 	if (paylen) {
 		err = sroce_mr_copy(mr, va, skb->data + info->length, paylen,
 				    SROCE_FROM_MR);
+		if (err == -EWOULDBLOCK)
+			err = sroce_odp_fault_note(&qp->odp_fault, mr, va, paylen,
+						   false);
 		if (err) {
 			kfree_skb(skb);
 			return err;
@@ -233,7 +236,8 @@ static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
 
 	err = sroce_sgl_copy(qp->sdev, qp->pd, qp->resp.rsge,
 			     qp->resp.rwqe.num_sge, qp->resp.roffset,
-			     (void *)buf, len, SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE);
+			     (void *)buf, len, SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE,
+			     &qp->odp_fault);
 	if (!err)
 		qp->resp.roffset += len;
 	return err;
@@ -305,7 +309,7 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 	if (!err)
 		err = sroce_resp_scatter(qp, payload, pkt->payload_len);
 	if (err == -EWOULDBLOCK) {
-		/* ODP fault in softirq: the WQE is kept, scattered again */
+		/* ODP fault noted: the WQE is kept, scattered again */
 		qp->resp.roffset = 0;
 		sroce_qp_defer(qp);
 		return;
@@ -346,7 +350,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	err = sroce_resp_scatter(qp, payload, pkt->payload_len);
 	if (err == -EWOULDBLOCK) {
-		/* ODP fault in softirq: scattered again from roffset */
+		/* ODP fault noted: scattered again from roffset */
 		sroce_qp_defer(qp);
 		return false;
 	}
@@ -461,10 +465,17 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	err = mr ? sroce_mr_copy(mr, r->wva, payload, pkt->payload_len,
 				 SROCE_TO_MR) : 0;
+	if (err == -EWOULDBLOCK) {
+		err = sroce_odp_fault_note(&qp->odp_fault, mr, r->wva,
+					   pkt->payload_len, true);
+		/* The rest of the message is on its way: map it too. */
+		sroce_odp_fault_ahead(&qp->odp_fault, mr, r->wva,
+				      r->wleft - pkt->payload_len);
+	}
 	if (mr)
 		sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
-		/* ODP fault in softirq: the packet is handled again */
+		/* ODP fault noted: the packet is handled again */
 		sroce_qp_defer(qp);
 		return false;
 	}
@@ -528,10 +539,13 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 	if (!mr)
 		return -EACCES;
 	/*
-	 * ODP: fault now, so a bad page is NAKed before any response (R5.3);
-	 * -EWOULDBLOCK: a fault in softirq, try again in process context.
+	 * ODP: map it all now, so a bad page is NAKed before any response
+	 * (R5.3); -EWOULDBLOCK: a fault noted, tried again once resolved.
 	 */
 	err = sroce_mr_prefault(mr, reth.va, reth.len, false);
+	if (err == -EWOULDBLOCK)
+		err = sroce_odp_fault_note(&qp->odp_fault, mr, reth.va, reth.len,
+					   false);
 	sroce_mr_put(mr);
 	if (err)
 		return err == -EWOULDBLOCK ? err : -EACCES;
@@ -680,12 +694,16 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 			err = sroce_resp_xmit(qp, opcode, e->cur_psn,
 					      sroce_resp_ack_syn(qp), 0, mr,
 					      e->va + e->sent, paylen);
+		if (err == -EWOULDBLOCK)
+			sroce_odp_fault_ahead(&qp->odp_fault, mr,
+					      e->va + e->sent,
+					      e->length - e->sent - paylen);
 		if (mr)
 			sroce_mr_put(mr);
 		if (err == -ENOMEM)
 			break;		/* try again on the next run */
 		if (err == -EWOULDBLOCK) {
-			sroce_qp_defer(qp);	/* ODP fault in softirq */
+			sroce_qp_defer(qp);	/* ODP fault noted */
 			break;
 		}
 		if (err == -EFAULT) {
@@ -744,9 +762,12 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 	err = sroce_mr_atomic(mr, atm.va,
 			      pkt->opcode == SROCE_OP_RC_COMPARE_SWAP,
 			      atm.swap_add, atm.comp, &orig);
+	if (err == -EWOULDBLOCK)
+		err = sroce_odp_fault_note(&qp->odp_fault, mr, atm.va, sizeof(u64),
+					   true);
 	sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
-		/* ODP fault in softirq: not executed, again in process context */
+		/* ODP fault noted: not executed, again once resolved */
 		sroce_qp_defer(qp);
 		return false;
 	}
@@ -810,7 +831,7 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 		/* Serve it again, narrowed to what the requester still needs. */
 		err = sroce_resp_read_res(qp, e, skb);
 		if (err == -EWOULDBLOCK) {
-			/* ODP fault in softirq: e matches it when it comes again */
+			/* ODP fault noted: e matches it when it comes again */
 			sroce_qp_defer(qp);
 			return;
 		}

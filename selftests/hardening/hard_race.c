@@ -22,8 +22,8 @@
  * doorbell_hold, doorbell_odp: a process ringing a doorbell runs its QP's
  * engines in its system call, and a receive softirq running on top of it
  * leaves an ODP fault of a QP of the same process to it. The caller may
- * sleep on a fault of its own meanwhile (only migration disabled), and
- * another process's doorbell may then run on its CPU: that one must not
+ * sleep on a fault of its own before it gets to that one, and another
+ * process's doorbell may then run on its CPU: that one must not
  * take over the first one's fault (it would sleep on memory of another
  * process: userfaultfd, FUSE, that memcg's reclaim). The ODP memory here
  * is a file of a FUSE daemon of this program, which notes the task that
