@@ -14,20 +14,7 @@ hostdir=$("$SROCE_TOP/scripts/vm/mkdebugkernel.sh" --dir)
 kdir=/cache/${hostdir#"$SROCE_CACHE"/}/build	# as seen inside the root
 src=$SROCE_BUILD/debug/src
 
-# Copy only what changed: make keeps the objects of unchanged files.
-sync_dir() {
-	local from=$1 to=$2 f
-	mkdir -p "$to"
-	(cd "$from" && find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) ! -name '*.mod.c') |
-	while read -r f; do
-		cmp -s "$from/$f" "$to/$f" 2>/dev/null && continue
-		mkdir -p "$to/$(dirname "$f")"
-		cp "$from/$f" "$to/$f"
-	done
-}
-sync_dir "$SROCE_TOP/kernel" "$src/kernel"
-sync_dir "$SROCE_TOP/include" "$src/include"
-sync_dir "$SROCE_TOP/selftests/kmod" "$src/selftests/kmod"
+sync_kernel_sources "$src"
 
 # gcc-14 by that name: the kernel's CONFIG_CC_VERSION_TEXT, or Kbuild warns.
 in_root sh -c "cd /src/build/debug/src/kernel && make -s KDIR=$kdir CC=gcc-14 &&

@@ -80,3 +80,21 @@ root_add_packages() {
 		touch /$stamp" >"$logf" 2>&1 || {
 		tail -30 "$logf"; die "installing $pkgs failed"; }
 }
+
+# sync_kernel_sources DEST: the module's sources (kernel/, include/,
+# selftests/kmod/) copied to DEST for a build against other kernel
+# headers. Only what changed is copied, so make keeps the objects of
+# unchanged files; generated .mod.c files stay behind.
+sync_kernel_sources() {
+	local d from to f
+	for d in kernel include selftests/kmod; do
+		from=$SROCE_TOP/$d to=$1/$d
+		mkdir -p "$to"
+		(cd "$from" && find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) ! -name '*.mod.c') |
+		while read -r f; do
+			cmp -s "$from/$f" "$to/$f" 2>/dev/null && continue
+			mkdir -p "$to/$(dirname "$f")"
+			cp "$from/$f" "$to/$f"
+		done
+	done
+}

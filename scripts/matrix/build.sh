@@ -19,20 +19,7 @@ matrix_cell "$cell"
 krel=$(cell_krelease)
 src=$CELL_BUILD/src
 
-# Copy only what changed: make keeps the objects of unchanged files.
-sync_dir() {
-	local from=$1 to=$2 f
-	mkdir -p "$to"
-	(cd "$from" && find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) ! -name '*.mod.c') |
-	while read -r f; do
-		cmp -s "$from/$f" "$to/$f" 2>/dev/null && continue
-		mkdir -p "$to/$(dirname "$f")"
-		cp "$from/$f" "$to/$f"
-	done
-}
-sync_dir "$SROCE_TOP/kernel" "$src/kernel"
-sync_dir "$SROCE_TOP/include" "$src/include"
-sync_dir "$SROCE_TOP/selftests/kmod" "$src/selftests/kmod"
+sync_kernel_sources "$src"
 cp "$SROCE_TOP/VERSION" "$src/VERSION"
 
 rsrc=/src/build/matrix/$cell/src	# as seen inside the root
