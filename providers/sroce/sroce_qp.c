@@ -108,7 +108,13 @@ static int sroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		return EINVAL;
 	}
 	pthread_spin_lock(&qp->sq_lock);
-	err = sroce_sq_post(&qp->sq, &qp->caps, wr, bad_wr, &posted);
+	if (qp->in_reset) {
+		*bad_wr = wr;
+		posted = 0;
+		err = EINVAL;
+	} else {
+		err = sroce_sq_post(&qp->sq, &qp->caps, wr, bad_wr, &posted);
+	}
 	pthread_spin_unlock(&qp->sq_lock);
 
 	/*
@@ -143,7 +149,13 @@ static int sroce_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		return EINVAL;
 	}
 	pthread_spin_lock(&qp->rq_lock);
-	err = sroce_rq_post(&qp->rq, qp->rq_max_sge, wr, bad_wr, &flush);
+	if (qp->in_reset) {
+		*bad_wr = wr;
+		flush = false;
+		err = EINVAL;
+	} else {
+		err = sroce_rq_post(&qp->rq, qp->rq_max_sge, wr, bad_wr, &flush);
+	}
 	pthread_spin_unlock(&qp->rq_lock);
 
 	/* QP in ERROR: the kernel flushes what we posted when told to. */
@@ -166,7 +178,7 @@ static void sroce_wr_start(struct ibv_qp_ex *ibqpx)
 	pthread_spin_lock(&qp->sq_lock);
 	qp->ex_prod = qp->sq.prod;
 	qp->ex_wqe = NULL;
-	qp->ex_err = sq_state_ok(qp->vqp.qp.state) ? 0 : EINVAL;
+	qp->ex_err = sq_state_ok(qp->vqp.qp.state) && !qp->in_reset ? 0 : EINVAL;
 }
 
 static int sroce_wr_complete(struct ibv_qp_ex *ibqpx)
@@ -540,6 +552,7 @@ static struct ibv_qp *create_qp(struct ibv_context *ctx,
 	}
 	pthread_spin_init(&qp->sq_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_spin_init(&qp->rq_lock, PTHREAD_PROCESS_PRIVATE);
+	qp->in_reset = true;		/* a new QP is in RESET */
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		set_send_ops(&qp->vqp.qp_ex, attr->send_ops_flags);
 
@@ -594,24 +607,49 @@ static struct ibv_qp *sroce_create_qp(struct ibv_pd *pd,
 	return qp;
 }
 
+/*
+ * Set in_reset, both queues' locks held; on @reload (the kernel has just
+ * zeroed both rings' indices) follow the kernel's indices too.
+ */
+static void sroce_qp_set_in_reset(struct sroce_qp *qp, bool in_reset,
+				  bool reload)
+{
+	pthread_spin_lock(&qp->sq_lock);
+	pthread_spin_lock(&qp->rq_lock);
+	qp->in_reset = in_reset;
+	if (reload) {
+		sroce_uring_reload(&qp->sq);
+		sroce_uring_reload(&qp->rq);
+	}
+	pthread_spin_unlock(&qp->rq_lock);
+	pthread_spin_unlock(&qp->sq_lock);
+}
+
 static int sroce_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 			   int attr_mask)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
+	bool to_state = attr_mask & IBV_QP_STATE;
+	bool to_reset = to_state && attr->qp_state == IBV_QPS_RESET;
 	struct ibv_modify_qp cmd = {};
+	bool was_reset;
 	int err;
 
+	/* No post between here and the kernel's RESET (sroce_qp.h). */
+	pthread_spin_lock(&qp->sq_lock);
+	was_reset = qp->in_reset;
+	pthread_spin_unlock(&qp->sq_lock);
+	if (to_reset)
+		sroce_qp_set_in_reset(qp, true, false);
 	err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
-	if (err)
+	if (err) {
+		if (to_reset)
+			sroce_qp_set_in_reset(qp, was_reset, false);
 		return err;
-	if ((attr_mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET) {
-		/* The kernel has zeroed both rings' indices: follow it. */
-		pthread_spin_lock(&qp->sq_lock);
-		sroce_uring_reload(&qp->sq);
-		pthread_spin_unlock(&qp->sq_lock);
-		pthread_spin_lock(&qp->rq_lock);
-		sroce_uring_reload(&qp->rq);
-		pthread_spin_unlock(&qp->rq_lock);
+	}
+	if (to_state)
+		sroce_qp_set_in_reset(qp, to_reset, to_reset);
+	if (to_reset) {
 		/* Nothing of the old life of the QP stays in its CQs. */
 		if (ibqp->recv_cq)
 			sroce_cq_clean(ibqp->recv_cq, ibqp->qp_num);

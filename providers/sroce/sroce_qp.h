@@ -34,6 +34,15 @@ struct sroce_qp {
 	pthread_spinlock_t rq_lock;
 	struct sroce_uring rq;
 	uint32_t rq_max_sge;		/* constant after create */
+
+	/*
+	 * In RESET, or being moved there: posts are refused (seed-rules
+	 * R3.8). ibqp->state alone would let a post race the move, as
+	 * libibverbs sets it only after modify_qp returns: the WR would go
+	 * into the rings the kernel is zeroing and come back to life at the
+	 * next RTS. Written with sq_lock and rq_lock held, read with either.
+	 */
+	bool in_reset;
 };
 
 static inline struct sroce_qp *to_sqp(struct ibv_qp *ibqp)
