@@ -98,3 +98,36 @@ sync_kernel_sources() {
 		done
 	done
 }
+
+# make_initramfs BUSYBOX KVER OUT: a guest's busybox initramfs
+# (scripts/vm/initramfs-init) with the modules of $SROCE_ROOT's kernel
+# KVER that mount the root disk and the 9p share, in load order (those
+# built in are left out: virtio_pci is from 6.12 on). OUT is replaced
+# whole: two runs may make it at once.
+make_initramfs() {
+	local busybox=$1 kver=$2 out=$3 work ko name m
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	mkdir -p "$work"/{bin,dev,proc,sys,newroot,lib/modules}
+	cp "$busybox" "$work/bin/busybox"
+	for m in virtio_pci virtio_blk ext4 9pnet_virtio 9p; do
+		chroot "$SROCE_ROOT" modprobe -S "$kver" --show-depends "$m"
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' >"$work/order.txt"
+	: >"$work/lib/modules/order"
+	while read -r ko; do
+		name=$(basename "$ko"); name=${name%.xz}; name=${name%.zst}
+		case "$ko" in
+		*.xz) xz -dc "$SROCE_ROOT$ko" >"$work/lib/modules/$name" ;;
+		*.zst) zstd -qdc "$SROCE_ROOT$ko" >"$work/lib/modules/$name" ;;
+		*) cp "$SROCE_ROOT$ko" "$work/lib/modules/$name" ;;
+		esac
+		echo "$name" >>"$work/lib/modules/order"
+	done <"$work/order.txt"
+	echo "$kver" >"$work/lib/modules/release"
+	install -m 755 "$SROCE_TOP/scripts/vm/initramfs-init" "$work/init"
+	(cd "$work" && find . -path ./order.txt -prune -o -print | cpio -o -H newc --quiet) |
+		gzip -1 >"$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
+	rm -rf "$work"
+	trap - EXIT
+}

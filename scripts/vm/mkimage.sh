@@ -42,28 +42,5 @@ fi
 if [ ! -e "$SROCE_INITRD" ] || [ "$SROCE_IMAGE" -nt "$SROCE_INITRD" ] ||
    [ "$SROCE_TOP/scripts/vm/initramfs-init" -nt "$SROCE_INITRD" ]; then
 	log "making initramfs $SROCE_INITRD"
-	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
-	mkdir -p "$work"/{bin,dev,proc,sys,newroot,lib/modules}
-	cp "$SROCE_ROOT/usr/bin/busybox" "$work/bin/busybox"
-	# Modules to mount the root disk and the 9p share, in load order.
-	for m in virtio_blk ext4 9pnet_virtio 9p; do
-		chroot "$SROCE_ROOT" modprobe -S "$KVER" --show-depends "$m"
-	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' >"$work/order.txt"
-	: >"$work/lib/modules/order"
-	while read -r ko; do
-		name=$(basename "$ko"); name=${name%.xz}; name=${name%.zst}
-		case "$ko" in
-		*.xz) xz -dc "$SROCE_ROOT$ko" >"$work/lib/modules/$name" ;;
-		*.zst) zstd -qdc "$SROCE_ROOT$ko" >"$work/lib/modules/$name" ;;
-		*) cp "$SROCE_ROOT$ko" "$work/lib/modules/$name" ;;
-		esac
-		echo "$name" >>"$work/lib/modules/order"
-	done <"$work/order.txt"
-	echo "$KVER" >"$work/lib/modules/release"
-	install -m 755 "$SROCE_TOP/scripts/vm/initramfs-init" "$work/init"
-	(cd "$work" && find . -path ./order.txt -prune -o -print | cpio -o -H newc --quiet) |
-		gzip -1 >"$SROCE_INITRD.tmp.$$"
-	# A name of its own: two runs may make it at once (the same file).
-	mv "$SROCE_INITRD.tmp.$$" "$SROCE_INITRD"
+	make_initramfs "$SROCE_ROOT/usr/bin/busybox" "$KVER" "$SROCE_INITRD"
 fi
