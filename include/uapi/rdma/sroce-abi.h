@@ -96,6 +96,27 @@ struct sroce_send_wqe {
 			__u32 rkey;
 			__u32 reserved;
 		} atomic;
+		/* ATOMIC_WRITE: the 8 bytes, as the poster gave them. */
+		struct {
+			__aligned_u64 remote_addr;
+			__u32 rkey;
+			__u32 reserved;
+			__u8 value[8];
+		} atomic_write;
+		/*
+		 * FLUSH: type is IB_FLUSH_GLOBAL and/or IB_FLUSH_PERSISTENT,
+		 * level IB_FLUSH_RANGE (remote_addr, length) or
+		 * IB_FLUSH_MR (the whole MR of rkey, length 0)
+		 * (values of <rdma/ib_user_verbs.h>).
+		 */
+		struct {
+			__aligned_u64 remote_addr;
+			__u32 rkey;
+			__u32 length;
+			__u8 type;
+			__u8 level;
+			__u8 reserved[6];
+		} flush;
 		struct {
 			__u32 ah_index;	/* from sroce_create_ah_resp */
 			__u32 remote_qpn;
