@@ -232,6 +232,26 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 }
 
 /*
+ * The answer to a FLUSH or an ATOMIC WRITE (IBA 1.5): a READ RESPONSE
+ * ONLY without payload, at the request's PSN. Returns true when it is
+ * that answer, as sroce_comp_read_resp().
+ */
+static bool sroce_comp_empty_resp(struct sroce_qp *qp, struct sroce_swqe *sw,
+				  const struct sroce_pkt *pkt)
+{
+	if (pkt->opcode != SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY ||
+	    pkt->payload_len) {
+		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);	/* R3.6 */
+		return false;
+	}
+	sroce_req_answered(&qp->req);
+	sroce_comp_progress(qp, psn_add(pkt->psn, 1));
+	sw->state = SROCE_SWQE_DONE;
+	sroce_req_rd_atomic_done(&qp->req);
+	return true;
+}
+
+/*
  * A READ response: place its payload; the last one completes the WQE.
  * Returns true when it was the response awaited and is placed: only then
  * does its AETH count. The LAST of a READ that lost a response before it
@@ -260,6 +280,8 @@ static bool sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_qp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
 		return false;
 	}
+	if (sroce_swqe_flags(sw) & (SROCE_WRF_FLUSH | SROCE_WRF_ATOMIC_WRITE))
+		return sroce_comp_empty_resp(qp, sw, pkt);
 	if (!(sroce_swqe_flags(sw) & SROCE_WRF_READ)) {
 		/* A READ response to what was no READ (R3.6). */
 		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);

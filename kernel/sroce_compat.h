@@ -27,10 +27,28 @@
 #include <asm/unaligned.h>
 #endif
 
-/* 6.2: the FLUSH access rights (sroce accepts them and grants nothing). */
+/*
+ * 6.2: IBA 1.5's RDMA FLUSH and ATOMIC WRITE in the RDMA core. Before it
+ * the WR and WC opcodes (the uverbs values, which libsroce posts in the
+ * ring whatever the kernel) get their 6.2 names; the access bits keep
+ * their values, which no MR of a 6.1 core can hold (ib_check_mr_access
+ * refuses them), so a FLUSH meets a remote access error there; the
+ * device capability bits do not exist and stay unadvertised.
+ */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define IB_ACCESS_FLUSH_GLOBAL 0
-#define IB_ACCESS_FLUSH_PERSISTENT 0
+#define IB_WR_FLUSH 14
+#define IB_WR_ATOMIC_WRITE 15
+#define IB_WC_FLUSH 8
+#define IB_WC_ATOMIC_WRITE 9
+#define IB_ACCESS_FLUSH_GLOBAL BIT(8)
+#define IB_ACCESS_FLUSH_PERSISTENT BIT(9)
+#define IB_FLUSH_GLOBAL 1
+#define IB_FLUSH_PERSISTENT 2
+#define IB_FLUSH_RANGE 0
+#define IB_FLUSH_MR 1
+#define SROCE_DEVICE_FLUSH_CAPS 0
+#else
+#define SROCE_DEVICE_FLUSH_CAPS (IB_DEVICE_FLUSH_GLOBAL | IB_DEVICE_ATOMIC_WRITE)
 #endif
 
 /*

@@ -66,12 +66,12 @@ struct sroce_swqe {
 };
 
 /* SROCE_WRF_* facts of a send WQE's kind (core/opcode.c). */
-static inline u8 sroce_swqe_flags(const struct sroce_swqe *sw)
+static inline u16 sroce_swqe_flags(const struct sroce_swqe *sw)
 {
 	return sroce_wr_kind_flags(sw->kind);
 }
 
-/* A READ or an ATOMIC: takes one of max_rd_atomic (R2.7). */
+/* READ, ATOMIC, FLUSH, ATOMIC WRITE: take one of max_rd_atomic (R2.7). */
 static inline bool sroce_swqe_rd_atomic(const struct sroce_swqe *sw)
 {
 	return sroce_swqe_flags(sw) & SROCE_WRF_RD_ATOMIC;

@@ -13,8 +13,11 @@
 #include "sroce_mem.h"
 #include "sroce_param.h"
 
+static_assert(!(SROCE_LOOKUP_WHOLE & (IB_ACCESS_SUPPORTED | IB_ACCESS_OPTIONAL)));
+
 #define SROCE_REMOTE_ACCESS (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
-			     IB_ACCESS_REMOTE_ATOMIC)
+			     IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_FLUSH_GLOBAL | \
+			     IB_ACCESS_FLUSH_PERSISTENT)
 
 static enum sroce_obj_type sroce_key_obj(enum sroce_key_kind kind)
 {
@@ -120,9 +123,10 @@ static enum sroce_mr_err sroce_mr_check(struct sroce_mr *mr, u32 key,
 		err = SROCE_MR_ERR_STATE;
 	else if (mr->ibmr.pd != &pd->ibpd)
 		err = SROCE_MR_ERR_PD;
-	else if (!sroce_range_ok(mr->iova, mr->length, iova, len))
+	else if (!(access & SROCE_LOOKUP_WHOLE) &&
+		 !sroce_range_ok(mr->iova, mr->length, iova, len))
 		err = SROCE_MR_ERR_RANGE;
-	else if (access & ~allowed)
+	else if (access & ~SROCE_LOOKUP_WHOLE & ~allowed)
 		err = SROCE_MR_ERR_ACCESS;
 	spin_unlock_irqrestore(&mr->lock, flags);
 	return err;
@@ -154,10 +158,11 @@ static struct sroce_mr *sroce_mw_resolve(struct sroce_mw *mw, u32 key,
 	else if (mw->ibmw.pd != &pd->ibpd ||
 		 (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_uid != qp_uid))
 		*err = SROCE_MR_ERR_PD;
-	else if (iova < mw->addr || len > mw->length ||
-		 iova - mw->addr > mw->length - len)
+	else if (!(access & SROCE_LOOKUP_WHOLE) &&
+		 (iova < mw->addr || len > mw->length ||
+		  iova - mw->addr > mw->length - len))
 		*err = SROCE_MR_ERR_RANGE;
-	else if (access & ~mw->access)
+	else if (access & ~SROCE_LOOKUP_WHOLE & ~mw->access)
 		*err = SROCE_MR_ERR_ACCESS;
 	else
 		*err = SROCE_MR_OK;
@@ -191,8 +196,9 @@ static struct sroce_mr *sroce_mw_resolve(struct sroce_mw *mw, u32 key,
  * @iova: first byte touched
  * @len: bytes touched
  * @access: IB_ACCESS_* needed: LOCAL_WRITE to write into a local MR,
- *          REMOTE_READ/REMOTE_WRITE/REMOTE_ATOMIC for remote operations,
- *          0 to read a local MR
+ *          REMOTE_READ/REMOTE_WRITE/REMOTE_ATOMIC/FLUSH_* for remote
+ *          operations, 0 to read a local MR; with SROCE_LOOKUP_WHOLE the
+ *          access is to the whole MR or window (@iova, @len unused)
  * @err: set to which check failed (seed-rules R3.5)
  *
  * Any context (softirq included), does not sleep. Returns the MR (for a

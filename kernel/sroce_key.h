@@ -41,6 +41,12 @@ void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k);
 struct sroce_key *sroce_key_get(struct sroce_dev *sdev, u32 key);
 void sroce_key_put(struct sroce_key *k);
 
+/*
+ * In sroce_mr_lookup()'s @access: the whole MR or window behind the key,
+ * whatever its range (a FLUSH of a whole MR). Above every IB_ACCESS_* bit.
+ */
+#define SROCE_LOOKUP_WHOLE	BIT(30)
+
 /* For the engines: see the comments in sroce_key.c. */
 struct sroce_mr *sroce_mr_lookup(struct sroce_dev *sdev, u32 key, bool remote,
 				 struct sroce_pd *pd, u64 qp_uid, u64 iova,

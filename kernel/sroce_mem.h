@@ -118,22 +118,38 @@ static inline struct sroce_mr *to_sroce_mr(struct ib_mr *ibmr)
 	return container_of(ibmr, struct sroce_mr, ibmr);
 }
 
+/* What an atomic request does to its word. */
+enum sroce_atomic_op {
+	SROCE_ATOMIC_FETCH_ADD,
+	SROCE_ATOMIC_CMP_SWAP,
+	SROCE_ATOMIC_WRITE,	/* IBA 1.5 ATOMIC WRITE: no value back */
+};
+
 /*
  * An ATOMIC on the 8-byte aligned word at @off in @page with a real CPU
  * atomic: atomic against every other CPU and QP, with no global lock.
  * For pinned (sroce_mr.c) and ODP (sroce_odp.c) pages alike.
  */
 static inline void sroce_atomic_on_page(struct page *page, unsigned int off,
-					bool cmp_swap, u64 swap_add, u64 comp,
-					u64 *orig)
+					enum sroce_atomic_op op, u64 swap_add,
+					u64 comp, u64 *orig)
 {
 	u8 *map = kmap_local_page(page);
 	u64 *word = (u64 *)(map + off);
 
-	if (cmp_swap)
+	switch (op) {
+	case SROCE_ATOMIC_CMP_SWAP:
 		*orig = cmpxchg64(word, comp, swap_add);
-	else
+		break;
+	case SROCE_ATOMIC_FETCH_ADD:
 		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)word);
+		break;
+	case SROCE_ATOMIC_WRITE:
+		/* One store: no reader sees half of it. */
+		*orig = 0;
+		atomic64_set((atomic64_t *)word, swap_add);
+		break;
+	}
 	kunmap_local(map);
 }
 

@@ -258,7 +258,8 @@ void sroce_odp_fault_drop(struct sroce_odp_fault *f)
  * within one page: -EINVAL if it is not (a fast-registration MR whose pages
  * are smaller than the word, or whose pages are not aligned to 8 bytes).
  */
-static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova,
+				 enum sroce_atomic_op op,
 				 u64 swap_add, u64 comp, u64 *orig)
 {
 	unsigned int off = 0;
@@ -280,7 +281,7 @@ static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 			return -EFAULT;
 		page = virt_to_page(va);
 	}
-	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
+	sroce_atomic_on_page(page, off, op, swap_add, comp, orig);
 	return 0;
 }
 
@@ -288,8 +289,8 @@ static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
  * sroce_mr_atomic - execute an ATOMIC on an MR word
  * @mr: an MR returned by sroce_mr_lookup() for the 8 bytes at @iova
  * @iova: the word (8-byte aligned, seed-rules R1.2)
- * @cmp_swap: compare and swap (else fetch and add)
- * @swap_add: swap or add value
+ * @op: compare and swap, fetch and add, or ATOMIC WRITE
+ * @swap_add: swap, add or written value
  * @comp: compare value
  * @orig: set to the word's value before the operation
  *
@@ -297,7 +298,7 @@ static int sroce_mr_atomic_paged(struct sroce_mr *mr, u64 iova, bool cmp_swap,
  * Returns 0, -EWOULDBLOCK, -EFAULT, or -EINVAL (not executed) if the word
  * is not 8-byte aligned in the memory behind the MR.
  */
-int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 		    u64 swap_add, u64 comp, u64 *orig)
 {
 	unsigned long flags;
@@ -308,16 +309,15 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 			return -EFAULT;
 		if ((mr->odp_va + (iova - mr->iova)) % sizeof(u64))
 			return -EINVAL;
-		return sroce_odp_atomic(mr, iova, cmp_swap, swap_add, comp,
-					orig);
+		return sroce_odp_atomic(mr, iova, op, swap_add, comp, orig);
 	}
 	if (mr->type != SROCE_MR_FAST)
-		return sroce_mr_atomic_paged(mr, iova, cmp_swap, swap_add, comp,
+		return sroce_mr_atomic_paged(mr, iova, op, swap_add, comp,
 					     orig);
 	/* As in sroce_mr_copy_fast(): under the lock, only while valid. */
 	spin_lock_irqsave(&mr->lock, flags);
-	err = mr->valid ? sroce_mr_atomic_paged(mr, iova, cmp_swap, swap_add,
-						comp, orig) : -EFAULT;
+	err = mr->valid ? sroce_mr_atomic_paged(mr, iova, op, swap_add, comp,
+						orig) : -EFAULT;
 	spin_unlock_irqrestore(&mr->lock, flags);
 	return err;
 }

@@ -24,7 +24,7 @@ struct sroce_pd;
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
 		  enum sroce_copy_dir dir);
 int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
-int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 		    u64 swap_add, u64 comp, u64 *orig);
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,

@@ -716,15 +716,15 @@ int sroce_odp_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
  * sroce_odp_atomic - sroce_mr_atomic() for an ODP MR
  * @mr: the MR, looked up for the 8 bytes at @iova (8-byte aligned)
  * @iova: the word
- * @cmp_swap: compare and swap (else fetch and add)
- * @swap_add: swap or add value
+ * @op: compare and swap, fetch and add, or ATOMIC WRITE
+ * @swap_add: swap, add or written value
  * @comp: compare value
  * @orig: the word's value before the operation
  *
  * As sroce_odp_copy(); on -EWOULDBLOCK nothing was executed. Returns 0,
  * -EFAULT or -EWOULDBLOCK.
  */
-int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 		     u64 swap_add, u64 comp, u64 *orig)
 {
 	u64 va = sroce_odp_va(mr, iova);
@@ -741,7 +741,7 @@ int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
 	if (err)
 		return err;
 	page = sroce_odp_va_page(odp, va, &off);
-	sroce_atomic_on_page(page, off, cmp_swap, swap_add, comp, orig);
+	sroce_atomic_on_page(page, off, op, swap_add, comp, orig);
 	sroce_odp_unhold(odp, faulted);
 	return 0;
 }

@@ -54,7 +54,7 @@ int sroce_odp_fault_hold(struct sroce_mr *mr, u64 iova, u64 len, u64 ahead,
 			 bool write, struct ib_umem_odp **held);
 void sroce_odp_fault_unhold(struct ib_umem_odp *odp);
 void sroce_odp_queue_work(struct work_struct *work);
-int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, bool cmp_swap,
+int sroce_odp_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 		     u64 swap_add, u64 comp, u64 *orig);
 
 int sroce_advise_mr(struct ib_pd *ibpd, enum ib_uverbs_advise_mr_advice advice,

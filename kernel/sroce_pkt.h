@@ -142,6 +142,24 @@ static inline struct sroce_pkt_reth sroce_pkt_reth(const struct sk_buff *skb)
 	return reth;
 }
 
+/* The FETH of a received FLUSH: placement type, selectivity level */
+struct sroce_pkt_feth {
+	u8 plt;
+	u8 sel;
+};
+
+static inline struct sroce_pkt_feth sroce_pkt_feth(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_FETH);
+	struct sroce_pkt_feth feth = {};
+
+	if (p) {
+		feth.plt = sroce_feth_plt(p);
+		feth.sel = sroce_feth_sel(p);
+	}
+	return feth;
+}
+
 /* The AtomicETH of a received packet */
 struct sroce_pkt_atmeth {
 	u64 va;

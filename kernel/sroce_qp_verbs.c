@@ -314,10 +314,11 @@ static int sroce_qp_check_values(struct sroce_qp *qp, struct ib_qp_attr *attr,
 	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > 0xFFFFFF)
 		return -EINVAL;
 	/*
-	 * The FLUSH access bits are accepted as real RNICs accept them
-	 * (rdma-core's tests always set them); sroce offers no FLUSH opcode,
-	 * so they grant nothing. So does ON_DEMAND (rdma-core's test_odp sets
-	 * it): on-demand paging is a property of MRs.
+	 * FLUSH_GLOBAL lets the peer FLUSH; FLUSH_PERSISTENT is accepted as
+	 * real RNICs accept it (rdma-core's tests always set it) but no MR
+	 * can grant it (sroce_resp_rdma_flush). ON_DEMAND (rdma-core's
+	 * test_odp sets it) grants nothing: on-demand paging is a property
+	 * of MRs.
 	 */
 	if ((mask & IB_QP_ACCESS_FLAGS) &&
 	    (attr->qp_access_flags & ~(IB_ACCESS_LOCAL_WRITE |
@@ -546,7 +547,7 @@ static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 {
 	u32 i, room = qp->sq.stride - sizeof(*w);
 	int kind;
-	u8 flags;
+	u16 flags;
 
 	memset(w, 0, sizeof(*w));
 	w->wr_id = wr->wr_id;
@@ -556,6 +557,9 @@ static int sroce_qp_write_kwqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 
 	kind = sroce_wr_kind_of(wr->opcode);
 	flags = kind < 0 ? 0 : sroce_wr_kind_flags(kind);
+	/* struct ib_send_wr has no fields for them: user space posts them */
+	if (flags & (SROCE_WRF_FLUSH | SROCE_WRF_ATOMIC_WRITE))
+		return -EINVAL;
 	if (flags & SROCE_WRF_IMM)
 		w->imm_data = (__force u32)wr->ex.imm_data;
 	if (flags & SROCE_WRF_INV)

@@ -100,6 +100,19 @@ static struct sroce_swqe *sroce_req_fetch(struct sroce_qp *qp)
 		return sw;
 	}
 	sw->kind = kind;
+	/* FLUSH and ATOMIC WRITE carry what they need in the WQE itself. */
+	if (sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC_WRITE) {
+		sw->length = sizeof(w->wr.atomic_write.value);
+		return sw;
+	}
+	if (sroce_swqe_flags(sw) & SROCE_WRF_FLUSH) {
+		/* FETH fields: 4 and 2 bits; their values the responder checks */
+		if (w->wr.flush.type > 15 || w->wr.flush.level > 3)
+			sroce_req_fail(qp, sw, IB_WC_LOC_QP_OP_ERR);
+		sw->length = w->wr.flush.level == IB_FLUSH_MR ? 0 :
+			     w->wr.flush.length;
+		return sw;
+	}
 	if (w->send_flags & IB_SEND_INLINE) {
 		if (w->inline_len > qp->max_inline)
 			sroce_req_fail(qp, sw, IB_WC_LOC_LEN_ERR);
@@ -130,7 +143,7 @@ static u32 sroce_req_pmtu(struct sroce_qp *qp)
 /* Number of PSNs a message uses: one per MTU of payload, at least one. */
 static u32 sroce_msg_npkts(struct sroce_qp *qp, struct sroce_swqe *sw)
 {
-	if (sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC)
+	if (sroce_swqe_rd_atomic(sw) && !(sroce_swqe_flags(sw) & SROCE_WRF_READ))
 		return 1;
 	return max_t(u64, 1, DIV_ROUND_UP(sw->length, sroce_req_pmtu(qp)));
 }
@@ -204,6 +217,16 @@ static void sroce_req_fill_hdrs(struct sroce_qp *qp, struct sroce_swqe *sw,
 		h->reth.rkey = w->wr.rdma.rkey;
 		h->reth.len = sw->length - offset;
 	}
+	if (mask & SROCE_M_ATOMIC_WRITE) {
+		h->reth.va = w->wr.atomic_write.remote_addr;
+		h->reth.rkey = w->wr.atomic_write.rkey;
+	}
+	if (mask & SROCE_M_FETH) {
+		h->reth.va = w->wr.flush.remote_addr;
+		h->reth.rkey = w->wr.flush.rkey;
+		h->feth.plt = w->wr.flush.type;
+		h->feth.sel = w->wr.flush.level;
+	}
 	if (mask & SROCE_M_ATMETH) {
 		h->atmeth.va = w->wr.atomic.remote_addr;
 		h->atmeth.rkey = w->wr.atomic.rkey;
@@ -268,7 +291,9 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	u32 noack_pkts = qp->req.noack_pkts;
 
 	if (sroce_swqe_rd_atomic(sw)) {
-		paylen = 0;
+		/* One packet; only an ATOMIC WRITE's carries data */
+		paylen = sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC_WRITE ?
+			 sizeof(sw->wqe.wr.atomic_write.value) : 0;
 		last = true;
 		if (rd)
 			psn_step = DIV_ROUND_UP_ULL(max_t(u64, sw->length - qp->req.offset, 1),
@@ -293,7 +318,8 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 		return err;
 	}
 	/* ODP sink of a READ or ATOMIC: map it before the response (R5.3). */
-	if (sroce_swqe_rd_atomic(sw) && first && sw->length)
+	if ((sroce_swqe_flags(sw) & (SROCE_WRF_READ | SROCE_WRF_ATOMIC)) &&
+	    first && sw->length)
 		sroce_sgl_prefault(qp->sdev, qp->pd, sroce_swqe_sges(sw),
 				   sw->wqe.num_sge, sw->length, &qp->odp_fault);
 	info = sroce_opcode_get(opcode);
@@ -339,7 +365,9 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	if (paylen) {
 		u8 *dst = skb->data + info->length;
 
-		if (sw->wqe.send_flags & IB_SEND_INLINE) {
+		if (sroce_swqe_flags(sw) & SROCE_WRF_ATOMIC_WRITE) {
+			memcpy(dst, sw->wqe.wr.atomic_write.value, paylen);
+		} else if (sw->wqe.send_flags & IB_SEND_INLINE) {
 			memcpy(dst, sroce_swqe_inline(sw) + qp->req.offset, paylen);
 		} else {
 			err = sroce_sgl_copy(qp->sdev, qp->pd, sroce_swqe_sges(sw),

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sroce responder: executes received requests (SEND, WRITE, READ, ATOMIC)
- * into receive WQEs and memory regions, answers with ACK, NAK, READ
- * responses and ATOMIC ACKs, and handles duplicates and sequence errors
- * exactly as seed-rules R2.4 - R2.10, R3.4 and R3.7 say. Runs where the
+ * sroce responder: executes received requests (SEND, WRITE, READ, ATOMIC,
+ * and IBA 1.5's FLUSH and ATOMIC WRITE) into receive WQEs and memory
+ * regions, answers with ACK, NAK, READ responses and ATOMIC ACKs, and
+ * handles duplicates and sequence errors exactly as seed-rules R2.4 -
+ * R2.10, R3.4 and R3.7 say. Runs where the
  * QP's engines run (sroce_exec.c); a request that meets an ODP fault in
  * softirq is left as it was and handled again in process context (the
  * doorbell caller or the work item, sroce_exec.c).
@@ -603,8 +604,7 @@ static void sroce_resp_count_rd(struct sroce_qp *qp)
 	skb_queue_walk(&qp->rx_req, skb) {
 		const struct sroce_pkt *pkt = sroce_pkt_c(skb);
 
-		if (pkt->psn != psn ||
-		    !(pkt->mask & (SROCE_M_READ | SROCE_M_ATOMIC)))
+		if (pkt->psn != psn || !(pkt->mask & SROCE_M_RD_ATOMIC))
 			break;
 		if (n >= qp->resp.nres) {
 			qp->resp.rd_overflow = true;
@@ -612,7 +612,9 @@ static void sroce_resp_count_rd(struct sroce_qp *qp)
 			break;
 		}
 		n++;
-		reth = sroce_pkt_ext(skb, SROCE_EXT_RETH);
+		/* A READ uses a PSN per response, the others one. */
+		reth = (pkt->mask & SROCE_M_READ) ?
+		       sroce_pkt_ext(skb, SROCE_EXT_RETH) : NULL;
 		psn = psn_add(psn, reth ?
 			      sroce_read_npkts(qp, sroce_reth_len(reth)) : 1);
 	}
@@ -760,7 +762,8 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	err = sroce_mr_atomic(mr, atm.va,
-			      pkt->opcode == SROCE_OP_RC_COMPARE_SWAP,
+			      pkt->opcode == SROCE_OP_RC_COMPARE_SWAP ?
+			      SROCE_ATOMIC_CMP_SWAP : SROCE_ATOMIC_FETCH_ADD,
 			      atm.swap_add, atm.comp, &orig);
 	if (err == -EWOULDBLOCK)
 		err = sroce_odp_fault_note(&qp->odp_fault, mr, atm.va, sizeof(u64),
@@ -797,6 +800,145 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 }
 
 /*
+ * Answer an executed FLUSH or ATOMIC WRITE and remember it: a duplicate is
+ * answered from the table, not executed again (R2.6). IBA 1.5 answers
+ * both with an RDMA READ RESPONSE ONLY without payload, which like every
+ * response acknowledges the requests before it.
+ */
+static void sroce_resp_answer_empty(struct sroce_qp *qp,
+				    const struct sroce_pkt *pkt)
+{
+	struct sroce_rd_res *e = sroce_resp_new_res(qp);
+
+	memset(e, 0, sizeof(*e));
+	e->opcode = pkt->opcode;
+	e->first_psn = pkt->psn;
+	e->last_psn = pkt->psn;
+	qp->resp.msn++;
+	qp->resp.ack_pending = false;
+	sroce_resp_xmit(qp, SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, pkt->psn,
+			sroce_resp_ack_syn(qp), 0, NULL, 0, 0);
+}
+
+/*
+ * RDMA ATOMIC WRITE (IBA 1.5): 8 bytes stored as one, at an 8-byte
+ * aligned address of memory the R_Key lets the peer write. Checked and
+ * failed like an ATOMIC (R3.4), executed once.
+ */
+static bool sroce_resp_atomic_write(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_pkt_reth reth = sroce_pkt_reth(skb);
+	enum sroce_mr_err merr;
+	struct sroce_mr *mr;
+	u64 value, orig;
+	u8 *payload;
+	int err;
+
+	if (sroce_resp_rd_overflow(qp, pkt->psn))
+		return false;	/* not executed */
+	if (reth.len != sizeof(value) || pkt->payload_len != sizeof(value)) {
+		/* R3.4: bad payload length */
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ,
+				IB_EVENT_QP_REQ_ERR, 0);
+		return false;
+	}
+	if (reth.va & 7) {
+		/* R3.4: misaligned, as an ATOMIC */
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	payload = sroce_pkt_payload(skb);
+	if (!payload)
+		return false;	/* no memory: the requester will retry */
+	memcpy(&value, payload, sizeof(value));	/* stored as it came */
+	mr = (qp->attr.access & IB_ACCESS_REMOTE_WRITE) ?
+	     sroce_mr_lookup(qp->sdev, reth.rkey, true, qp->pd, qp->uid,
+			     reth.va, sizeof(value), IB_ACCESS_REMOTE_WRITE,
+			     &merr) : NULL;
+	if (!mr) {
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	err = sroce_mr_atomic(mr, reth.va, SROCE_ATOMIC_WRITE, value, 0, &orig);
+	if (err == -EWOULDBLOCK)
+		err = sroce_odp_fault_note(&qp->odp_fault, mr, reth.va,
+					   sizeof(value), true);
+	sroce_mr_put(mr);
+	if (err == -EWOULDBLOCK) {
+		/* ODP fault noted: not executed, again once resolved */
+		sroce_qp_defer(qp);
+		return false;
+	}
+	if (err) {
+		/*
+		 * -EINVAL: misaligned in the memory behind the iova (R3.4);
+		 * else ODP memory the process has not mapped writable (R5.3).
+		 */
+		sroce_resp_fail(qp, pkt->psn, err == -EINVAL ?
+				SROCE_NAK_INV_REQ : SROCE_NAK_REM_ACCESS,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	sroce_resp_answer_empty(qp, pkt);
+	return true;
+}
+
+/*
+ * RDMA FLUSH (IBA 1.5). The responder executes requests in PSN order and
+ * places their data with CPU stores when they come, so every request
+ * before the FLUSH is in memory already: what is left is to check the
+ * FLUSH and make those stores visible to every CPU before answering
+ * (global visibility). Persistence sroce cannot give: the device does not
+ * offer it, so no MR holds IB_ACCESS_FLUSH_PERSISTENT and such a FLUSH
+ * fails the R_Key check. Selectivity: a range of the MR, or the whole MR
+ * (the RETH's address and length unused).
+ */
+static bool sroce_resp_rdma_flush(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	const struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_pkt_feth feth = sroce_pkt_feth(skb);
+	struct sroce_pkt_reth reth = sroce_pkt_reth(skb);
+	enum sroce_mr_err merr;
+	struct sroce_mr *mr;
+	int access = 0;
+
+	if (sroce_resp_rd_overflow(qp, pkt->psn))
+		return false;
+	if (!feth.plt || (feth.plt & ~(IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT)) ||
+	    feth.sel > IB_FLUSH_MR) {
+		/* R3.4: a reserved placement type or selectivity level */
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ,
+				IB_EVENT_QP_REQ_ERR, 0);
+		return false;
+	}
+	if (feth.plt & IB_FLUSH_GLOBAL)
+		access |= IB_ACCESS_FLUSH_GLOBAL;
+	if (feth.plt & IB_FLUSH_PERSISTENT)
+		access |= IB_ACCESS_FLUSH_PERSISTENT;
+	mr = NULL;
+	if ((qp->attr.access & access) == access) {
+		if (feth.sel == IB_FLUSH_MR)
+			access |= SROCE_LOOKUP_WHOLE;
+		mr = sroce_mr_lookup(qp->sdev, reth.rkey, true, qp->pd,
+				     qp->uid, reth.va, reth.len, access, &merr);
+	}
+	if (!mr) {
+		/* R3.4: bad R_Key, range or access (QP's or MR's) */
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
+				IB_EVENT_QP_ACCESS_ERR, 0);
+		return false;
+	}
+	sroce_mr_put(mr);
+	/* The stores of the requests before it, before its answer. */
+	smp_mb();
+	sroce_resp_answer_empty(qp, pkt);
+	return true;
+}
+
+/*
  * A request older than expected (R2.6). Counted once, when handled: a
  * duplicate READ deferred for an ODP fault is counted when it comes again.
  */
@@ -806,7 +948,7 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 	int err;
 	u32 i;
 
-	if (!(pkt->mask & (SROCE_M_READ | SROCE_M_ATOMIC))) {
+	if (!(pkt->mask & SROCE_M_RD_ATOMIC)) {
 		/* SEND/WRITE: never again, only acknowledged again */
 		sroce_count(qp->sdev, SROCE_CNT_DUP_REQ);
 		sroce_resp_send_ack(qp, psn_sub(qp->resp.epsn, 1),
@@ -824,6 +966,14 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 				sroce_resp_xmit(qp, SROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
 						pkt->psn, sroce_resp_ack_syn(qp),
 						e->orig, NULL, 0, 0);
+			break;
+		}
+		if (pkt->mask & (SROCE_M_FLUSH | SROCE_M_ATOMIC_WRITE)) {
+			/* FLUSH, ATOMIC WRITE: the answer again, no execution */
+			if (e->first_psn == pkt->psn && e->opcode == pkt->opcode)
+				sroce_resp_xmit(qp, SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY,
+						pkt->psn, sroce_resp_ack_syn(qp),
+						0, NULL, 0, 0);
 			break;
 		}
 		if (e->opcode != SROCE_OP_RC_RDMA_READ_REQUEST)
@@ -916,6 +1066,10 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 		done = sroce_resp_write(qp, skb);
 	else if (pkt->mask & SROCE_M_READ)
 		done = rc && sroce_resp_read(qp, skb);
+	else if (pkt->mask & SROCE_M_FLUSH)
+		done = rc && sroce_resp_rdma_flush(qp, skb);
+	else if (pkt->mask & SROCE_M_ATOMIC_WRITE)
+		done = rc && sroce_resp_atomic_write(qp, skb);
 	else
 		done = rc && sroce_resp_atomic(qp, skb);
 	if (!done)

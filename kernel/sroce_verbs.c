@@ -55,6 +55,13 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW;
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW_TYPE_2B;
+	/*
+	 * IBA 1.5: ATOMIC WRITE, and FLUSH for global visibility. Not
+	 * FLUSH for persistence: sroce knows no persistent memory, so an MR
+	 * cannot ask for it (ib_check_mr_access) and such a FLUSH meets a
+	 * remote access error.
+	 */
+	a->device_cap_flags |= SROCE_DEVICE_FLUSH_CAPS;
 	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	/*
 	 * On-demand paging (sroce_odp.c): memory is reached only through

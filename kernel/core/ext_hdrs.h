@@ -24,6 +24,7 @@
 #define SROCE_ATMETH_LEN	28
 #define SROCE_ATMACK_LEN	8
 #define SROCE_DETH_LEN		8
+#define SROCE_FETH_LEN		4
 #define SROCE_IMMDT_LEN		4
 #define SROCE_IETH_LEN		4
 #define SROCE_ICRC_LEN		4
@@ -53,6 +54,30 @@ static inline void sroce_reth_set(u8 *p, u64 va, u32 rkey, u32 len)
 	put_unaligned_be64(va, p + SROCE_RETH_VA_OFF);
 	put_unaligned_be32(rkey, p + SROCE_RETH_RKEY_OFF);
 	put_unaligned_be32(len, p + SROCE_RETH_LEN_OFF);
+}
+
+/*
+ * FETH (IBA 1.5, RDMA FLUSH): one 32-bit word, the placement type in
+ * bits 3:0 (global visibility, persistence) and the selectivity level in
+ * bits 5:4 (a range of the MR, or the whole MR); the rest is reserved.
+ */
+#define SROCE_FETH_PLT		GENMASK(3, 0)
+#define SROCE_FETH_SEL		GENMASK(5, 4)
+
+static inline u8 sroce_feth_plt(const u8 *p)
+{
+	return FIELD_GET(SROCE_FETH_PLT, get_unaligned_be32(p));
+}
+
+static inline u8 sroce_feth_sel(const u8 *p)
+{
+	return FIELD_GET(SROCE_FETH_SEL, get_unaligned_be32(p));
+}
+
+static inline void sroce_feth_set(u8 *p, u8 plt, u8 sel)
+{
+	put_unaligned_be32(FIELD_PREP(SROCE_FETH_PLT, plt) |
+			   FIELD_PREP(SROCE_FETH_SEL, sel), p);
 }
 
 /* AETH: one 32-bit word, syndrome in the top byte, MSN in the low 24 bits */

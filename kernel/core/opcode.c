@@ -15,7 +15,8 @@
 /* Offset from the BTH start of whatever sits at extension index @k. */
 #define OFF_BEFORE(m, k)						\
 	(SROCE_BTH_LEN +						\
-	 HDR_LEN_BEFORE(m, k, DETH) + HDR_LEN_BEFORE(m, k, RETH) +	\
+	 HDR_LEN_BEFORE(m, k, DETH) + HDR_LEN_BEFORE(m, k, FETH) +	\
+	 HDR_LEN_BEFORE(m, k, RETH) +					\
 	 HDR_LEN_BEFORE(m, k, ATMETH) + HDR_LEN_BEFORE(m, k, AETH) +	\
 	 HDR_LEN_BEFORE(m, k, ATMACK) + HDR_LEN_BEFORE(m, k, IMMDT) +	\
 	 HDR_LEN_BEFORE(m, k, IETH))
@@ -30,6 +31,7 @@
 		.length = OFF_BEFORE(_mask, SROCE_EXT_PAYLOAD),		\
 		.offset = {						\
 			[SROCE_EXT_DETH] = OFF_OF(_mask, DETH),		\
+			[SROCE_EXT_FETH] = OFF_OF(_mask, FETH),		\
 			[SROCE_EXT_RETH] = OFF_OF(_mask, RETH),		\
 			[SROCE_EXT_ATMETH] = OFF_OF(_mask, ATMETH),	\
 			[SROCE_EXT_AETH] = OFF_OF(_mask, AETH),		\
@@ -91,7 +93,8 @@ int sroce_opcode_qpt(u8 opcode)
 
 /*
  * Which QP types allow which operations: seed-rules R1.2 (SEND on all;
- * WRITE on RC/UC; READ and ATOMIC on RC only).  SEND with invalidate has
+ * WRITE on RC/UC; READ and ATOMIC on RC only; IBA 1.5's FLUSH and ATOMIC
+ * WRITE have RC opcodes only).  SEND with invalidate has
  * opcodes on RC only (IBA 9.2.1).  The local operations follow rxe
  * (RC and UC).  A SEND, and a WRITE with immediate, consume a receive
  * WQE at the responder (R1.6).
@@ -113,6 +116,8 @@ const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT] = {
 	WRK(LOCAL_INV, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_INV),
 	WRK(REG_MR, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_REG),
 	WRK(BIND_MW, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
+	WRK(FLUSH, QPT(RC), SROCE_WRF_FLUSH),
+	WRK(ATOMIC_WRITE, QPT(RC), SROCE_WRF_ATOMIC_WRITE),
 #undef WRK
 };
 
@@ -149,6 +154,8 @@ wr_opcode_table[SROCE_QPT_COUNT][SROCE_WR_KIND_COUNT][SROCE_POS_COUNT] = {
 		[SROCE_WR_READ] = POS_ONLY(RC_RDMA_READ_REQUEST),
 		[SROCE_WR_CMP_SWAP] = POS_ONLY(RC_COMPARE_SWAP),
 		[SROCE_WR_FETCH_ADD] = POS_ONLY(RC_FETCH_ADD),
+		[SROCE_WR_FLUSH] = POS_ONLY(RC_FLUSH),
+		[SROCE_WR_ATOMIC_WRITE] = POS_ONLY(RC_ATOMIC_WRITE),
 	},
 	[SROCE_QPT_UC] = {
 		[SROCE_WR_SEND] = POS4(UC_SEND_FIRST, UC_SEND_MIDDLE,

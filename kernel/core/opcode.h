@@ -18,6 +18,7 @@
 /* Extension headers, in wire order after the BTH, then the payload. */
 enum sroce_ext {
 	SROCE_EXT_DETH,
+	SROCE_EXT_FETH,
 	SROCE_EXT_RETH,
 	SROCE_EXT_ATMETH,
 	SROCE_EXT_AETH,
@@ -30,6 +31,7 @@ enum sroce_ext {
 
 /* Header-present bits: SROCE_M_<hdr> == BIT(SROCE_EXT_<hdr>). */
 #define SROCE_M_DETH		BIT(SROCE_EXT_DETH)
+#define SROCE_M_FETH		BIT(SROCE_EXT_FETH)
 #define SROCE_M_RETH		BIT(SROCE_EXT_RETH)
 #define SROCE_M_ATMETH		BIT(SROCE_EXT_ATMETH)
 #define SROCE_M_AETH		BIT(SROCE_EXT_AETH)
@@ -40,19 +42,29 @@ enum sroce_ext {
 #define SROCE_M_HDRS		GENMASK(SROCE_EXT_IETH, SROCE_EXT_DETH)
 
 /* Semantic bits. */
-#define SROCE_M_REQ		BIT(8)	/* requester -> responder */
-#define SROCE_M_RESP		BIT(9)	/* ACK, ATOMIC ACK, READ RESPONSE */
-#define SROCE_M_START		BIT(10)	/* FIRST (or ONLY) of a message */
-#define SROCE_M_MIDDLE		BIT(11)
-#define SROCE_M_END		BIT(12)	/* LAST (or ONLY) of a message */
-#define SROCE_M_SEND		BIT(13)
-#define SROCE_M_WRITE		BIT(14)
-#define SROCE_M_READ		BIT(15)
-#define SROCE_M_ATOMIC		BIT(16)
-#define SROCE_M_IMM		BIT(17)	/* carries immediate data */
-#define SROCE_M_INV		BIT(18)	/* carries an R_Key to invalidate */
+#define SROCE_M_REQ		BIT(9)	/* requester -> responder */
+#define SROCE_M_RESP		BIT(10)	/* ACK, ATOMIC ACK, READ RESPONSE */
+#define SROCE_M_START		BIT(11)	/* FIRST (or ONLY) of a message */
+#define SROCE_M_MIDDLE		BIT(12)
+#define SROCE_M_END		BIT(13)	/* LAST (or ONLY) of a message */
+#define SROCE_M_SEND		BIT(14)
+#define SROCE_M_WRITE		BIT(15)
+#define SROCE_M_READ		BIT(16)
+#define SROCE_M_ATOMIC		BIT(17)
+#define SROCE_M_IMM		BIT(18)	/* carries immediate data */
+#define SROCE_M_INV		BIT(19)	/* carries an R_Key to invalidate */
 /* The responder takes the message's receive WQE here (R1.6). */
-#define SROCE_M_RWR		BIT(19)
+#define SROCE_M_RWR		BIT(20)
+/* IBA 1.5 RDMA FLUSH and RDMA ATOMIC WRITE requests. */
+#define SROCE_M_FLUSH		BIT(21)
+#define SROCE_M_ATOMIC_WRITE	BIT(22)
+/*
+ * Requests that take a responder resource, count against
+ * max_dest_rd_atomic and are answered from the responder's table when
+ * they come again (R2.6, R2.7).
+ */
+#define SROCE_M_RD_ATOMIC	(SROCE_M_READ | SROCE_M_ATOMIC |	\
+				 SROCE_M_FLUSH | SROCE_M_ATOMIC_WRITE)
 #define SROCE_M_ONLY		(SROCE_M_START | SROCE_M_END)
 
 /* Shorthands used only to keep the list below readable. */
@@ -66,7 +78,9 @@ enum sroce_ext {
 
 /*
  * X(name, value, mask).  RD (0x40..0x5f) is deliberately absent
- * (seed-rules R1.1); 0x15 and 0x18..0x1f are reserved for RC.
+ * (seed-rules R1.1); 0x15, 0x18..0x1b and 0x1e..0x1f are reserved for
+ * RC. FLUSH (0x1c) and ATOMIC WRITE (0x1d) are IBA 1.5's; both are
+ * answered with a READ RESPONSE ONLY without payload.
  */
 #define SROCE_OPCODE_LIST(X)						\
 	X(RC_SEND_FIRST, 0x00, SROCE_MM_SEND | SROCE_MM_SFIRST)		\
@@ -109,6 +123,12 @@ enum sroce_ext {
 	  SROCE_MM_SEND | SROCE_M_END | SROCE_MM_INV)			\
 	X(RC_SEND_ONLY_WITH_INVALIDATE, 0x17,				\
 	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_MM_INV)		\
+	X(RC_FLUSH, 0x1c,						\
+	  SROCE_M_REQ | SROCE_M_FLUSH | SROCE_M_ONLY | SROCE_M_FETH |	\
+	  SROCE_M_RETH)							\
+	X(RC_ATOMIC_WRITE, 0x1d,					\
+	  SROCE_M_REQ | SROCE_M_ATOMIC_WRITE | SROCE_M_ONLY |		\
+	  SROCE_M_RETH | SROCE_M_PAYLOAD)				\
 	X(UC_SEND_FIRST, 0x20, SROCE_MM_SEND | SROCE_MM_SFIRST)		\
 	X(UC_SEND_MIDDLE, 0x21, SROCE_MM_SEND | SROCE_M_MIDDLE)		\
 	X(UC_SEND_LAST, 0x22, SROCE_MM_SEND | SROCE_M_END)		\
@@ -208,7 +228,9 @@ int sroce_opcode_qpt(u8 opcode);
 	X(FETCH_ADD, ATOMIC_FETCH_AND_ADD, FETCH_ADD)			\
 	X(LOCAL_INV, LOCAL_INV, LOCAL_INV)				\
 	X(REG_MR, REG_MR, REG_MR)					\
-	X(BIND_MW, BIND_MW, BIND_MW)
+	X(BIND_MW, BIND_MW, BIND_MW)					\
+	X(FLUSH, FLUSH, FLUSH)						\
+	X(ATOMIC_WRITE, ATOMIC_WRITE, ATOMIC_WRITE)
 
 #define SROCE_WR_KIND_ENUM(name, wr, wc)	SROCE_WR_##name,
 enum sroce_wr_kind {
@@ -222,13 +244,18 @@ enum sroce_wr_kind {
 #define SROCE_WRF_LOCAL		BIT(0)	/* no packet: executed locally */
 #define SROCE_WRF_READ		BIT(1)	/* RDMA READ */
 #define SROCE_WRF_ATOMIC	BIT(2)	/* one packet, 8 bytes back */
-/* READ or ATOMIC: counts against max_rd_atomic (R2.7), has a response */
-#define SROCE_WRF_RD_ATOMIC	(SROCE_WRF_READ | SROCE_WRF_ATOMIC)
 #define SROCE_WRF_IMM		BIT(3)	/* carries immediate data */
 #define SROCE_WRF_INV		BIT(4)	/* carries an R_Key to invalidate */
 #define SROCE_WRF_RDMA		BIT(5)	/* remote VA and R_Key, wr.rdma */
 #define SROCE_WRF_REG		BIT(6)	/* MR, key, access of a kernel REG_MR */
 #define SROCE_WRF_RWQE		BIT(7)	/* consumes a receive WQE (R1.6) */
+/* RDMA FLUSH: FETH and RETH from the WQE, no gather list */
+#define SROCE_WRF_FLUSH		BIT(8)
+/* RDMA ATOMIC WRITE: 8 bytes carried in the WQE, no gather list */
+#define SROCE_WRF_ATOMIC_WRITE	BIT(9)
+/* Counts against max_rd_atomic (R2.7) and has a response of its own */
+#define SROCE_WRF_RD_ATOMIC	(SROCE_WRF_READ | SROCE_WRF_ATOMIC |	\
+				 SROCE_WRF_FLUSH | SROCE_WRF_ATOMIC_WRITE)
 
 /**
  * struct sroce_wr_kind_info - static facts about one work-request kind
@@ -239,13 +266,13 @@ enum sroce_wr_kind {
 struct sroce_wr_kind_info {
 	const char *name;
 	u8 qpt_mask;
-	u8 flags;
+	u16 flags;
 };
 
 extern const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT];
 
 /* sroce_wr_kind_flags - SROCE_WRF_* of @kind, which must be valid */
-static inline u8 sroce_wr_kind_flags(enum sroce_wr_kind kind)
+static inline u16 sroce_wr_kind_flags(enum sroce_wr_kind kind)
 {
 	return sroce_wr_kind_table[kind].flags;
 }

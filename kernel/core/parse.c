@@ -73,6 +73,11 @@ static void decode_ext(const u8 *buf, const struct sroce_opcode_info *info,
 		h->deth.qkey = sroce_deth_qkey(p);
 		h->deth.sqpn = sroce_deth_sqpn(p);
 	}
+	if (info->mask & SROCE_M_FETH) {
+		p = buf + info->offset[SROCE_EXT_FETH];
+		h->feth.plt = sroce_feth_plt(p);
+		h->feth.sel = sroce_feth_sel(p);
+	}
 	if (info->mask & SROCE_M_RETH) {
 		p = buf + info->offset[SROCE_EXT_RETH];
 		h->reth.va = sroce_reth_va(p);
@@ -161,6 +166,9 @@ static void build_ext(u8 *buf, const struct sroce_opcode_info *info,
 	if (info->mask & SROCE_M_DETH)
 		sroce_deth_set(buf + off[SROCE_EXT_DETH], in->deth.qkey,
 			       in->deth.sqpn);
+	if (info->mask & SROCE_M_FETH)
+		sroce_feth_set(buf + off[SROCE_EXT_FETH], in->feth.plt,
+			       in->feth.sel);
 	if (info->mask & SROCE_M_RETH)
 		sroce_reth_set(buf + off[SROCE_EXT_RETH], in->reth.va,
 			       in->reth.rkey, in->reth.len);
@@ -186,7 +194,9 @@ static bool fields_fit(const struct sroce_hdrs *in)
 	       in->dqpn <= FIELD_MAX(SROCE_BTH_QPN) &&
 	       in->psn <= FIELD_MAX(SROCE_BTH_PSN) &&
 	       in->aeth.msn <= FIELD_MAX(SROCE_AETH_MSN) &&
-	       in->deth.sqpn <= FIELD_MAX(SROCE_DETH_SQPN);
+	       in->deth.sqpn <= FIELD_MAX(SROCE_DETH_SQPN) &&
+	       in->feth.plt <= FIELD_MAX(SROCE_FETH_PLT) &&
+	       in->feth.sel <= FIELD_MAX(SROCE_FETH_SEL);
 }
 
 int sroce_build_hdrs(u8 *buf, size_t room, const struct sroce_hdrs *in)

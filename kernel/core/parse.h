@@ -70,6 +70,10 @@ struct sroce_hdrs {
 	u32 pkt_len;		/* hdr_len + payload + pad + ICRC */
 
 	struct {
+		u8 plt;		/* placement type */
+		u8 sel;		/* selectivity level */
+	} feth;
+	struct {
 		u64 va;
 		u32 rkey;
 		u32 len;

@@ -12,6 +12,7 @@ TEST(header_lengths)
 	ASSERT_EQ(SROCE_ATMETH_LEN, 28);
 	ASSERT_EQ(SROCE_ATMACK_LEN, 8);
 	ASSERT_EQ(SROCE_DETH_LEN, 8);
+	ASSERT_EQ(SROCE_FETH_LEN, 4);
 	ASSERT_EQ(SROCE_IMMDT_LEN, 4);
 	ASSERT_EQ(SROCE_IETH_LEN, 4);
 	ASSERT_EQ(SROCE_ICRC_LEN, 4);
@@ -157,6 +158,22 @@ TEST(reth_layout)
 	ASSERT_EQ(sroce_reth_va(b), 0x0102030405060708ULL);
 	ASSERT_EQ(sroce_reth_rkey(b), 0xdeadbeefU);
 	ASSERT_EQ(sroce_reth_len(b), 0x80000000U);	/* 2^31, R1.3 */
+}
+
+/* IBA 1.5 FETH: placement type in bits 3:0, selectivity in bits 5:4 */
+TEST(feth_layout)
+{
+	static const u8 want[4] = { 0x00, 0x00, 0x00, 0x12 };
+	u8 b[4] = { 0xff, 0xff, 0xff, 0xff };
+
+	sroce_feth_set(b, 2, 1);	/* persistent, whole MR */
+	ASSERT_MEMEQ(b, want, 4);
+	ASSERT_EQ(sroce_feth_plt(b), 2);
+	ASSERT_EQ(sroce_feth_sel(b), 1);
+	b[0] = 0xff;			/* reserved bits are not read */
+	b[3] |= 0xc0;
+	ASSERT_EQ(sroce_feth_plt(b), 2);
+	ASSERT_EQ(sroce_feth_sel(b), 1);
 }
 
 TEST(aeth_layout)

@@ -19,71 +19,78 @@
 #define IMM	SROCE_M_IMM
 #define INV	SROCE_M_INV
 #define RWR	SROCE_M_RWR	/* the receive WQE is taken here */
+#define FL	SROCE_M_FLUSH
+#define AW	SROCE_M_ATOMIC_WRITE
 
 struct exp_op {
 	u8 op;
 	const char *name;
 	u8 len;
 	/* offsets from the BTH; 0 = header absent */
-	u8 deth, reth, atmeth, aeth, atmack, immdt, ieth;
+	u8 deth, feth, reth, atmeth, aeth, atmack, immdt, ieth;
 	bool payload;
 	u32 sem;
 };
 
 #define SEND_OPS(p, base)						\
-	{ base + 0x00, #p "_SEND_FIRST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	{ base + 0x00, #p "_SEND_FIRST", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
 	  REQ | SND | ST | RWR },					\
-	{ base + 0x01, #p "_SEND_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	{ base + 0x01, #p "_SEND_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
 	  REQ | SND | MID },						\
-	{ base + 0x02, #p "_SEND_LAST", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	{ base + 0x02, #p "_SEND_LAST", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
 	  REQ | SND | END },						\
 	{ base + 0x03, #p "_SEND_LAST_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | IMM },		\
-	{ base + 0x04, #p "_SEND_ONLY", 12, 0, 0, 0, 0, 0, 0, 0, 1,	\
+	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | IMM },		\
+	{ base + 0x04, #p "_SEND_ONLY", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
 	  REQ | SND | ST | END | RWR },					\
 	{ base + 0x05, #p "_SEND_ONLY_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | RWR | IMM },	\
+	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | RWR | IMM },	\
 	{ base + 0x06, #p "_RDMA_WRITE_FIRST", 28,			\
-	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST },			\
+	  0, 0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST },			\
 	{ base + 0x07, #p "_RDMA_WRITE_MIDDLE", 12,			\
-	  0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | MID },			\
+	  0, 0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | MID },			\
 	{ base + 0x08, #p "_RDMA_WRITE_LAST", 12,			\
-	  0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | END },			\
+	  0, 0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | END },			\
 	{ base + 0x09, #p "_RDMA_WRITE_LAST_WITH_IMMEDIATE", 16,	\
-	  0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | RWR },	\
+	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | RWR },	\
 	{ base + 0x0a, #p "_RDMA_WRITE_ONLY", 28,			\
-	  0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST | END },		\
+	  0, 0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST | END },		\
 	{ base + 0x0b, #p "_RDMA_WRITE_ONLY_WITH_IMMEDIATE", 32,	\
-	  0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | RWR }
+	  0, 0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | RWR }
 
 static const struct exp_op exp_ops[] = {
 	SEND_OPS(RC, 0x00),
-	{ 0x0c, "RC_RDMA_READ_REQUEST", 28, 0, 12, 0, 0, 0, 0, 0, 0,
+	{ 0x0c, "RC_RDMA_READ_REQUEST", 28, 0, 0, 12, 0, 0, 0, 0, 0, 0,
 	  REQ | RD | ST | END },
-	{ 0x0d, "RC_RDMA_READ_RESPONSE_FIRST", 16, 0, 0, 0, 12, 0, 0, 0, 1,
+	{ 0x0d, "RC_RDMA_READ_RESPONSE_FIRST", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
 	  RSP | RD | ST },
-	{ 0x0e, "RC_RDMA_READ_RESPONSE_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 1,
+	{ 0x0e, "RC_RDMA_READ_RESPONSE_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,
 	  RSP | RD | MID },
-	{ 0x0f, "RC_RDMA_READ_RESPONSE_LAST", 16, 0, 0, 0, 12, 0, 0, 0, 1,
+	{ 0x0f, "RC_RDMA_READ_RESPONSE_LAST", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
 	  RSP | RD | END },
-	{ 0x10, "RC_RDMA_READ_RESPONSE_ONLY", 16, 0, 0, 0, 12, 0, 0, 0, 1,
+	{ 0x10, "RC_RDMA_READ_RESPONSE_ONLY", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
 	  RSP | RD | ST | END },
-	{ 0x11, "RC_ACKNOWLEDGE", 16, 0, 0, 0, 12, 0, 0, 0, 0,
+	{ 0x11, "RC_ACKNOWLEDGE", 16, 0, 0, 0, 0, 12, 0, 0, 0, 0,
 	  RSP | ST | END },
-	{ 0x12, "RC_ATOMIC_ACKNOWLEDGE", 24, 0, 0, 0, 12, 16, 0, 0, 0,
+	{ 0x12, "RC_ATOMIC_ACKNOWLEDGE", 24, 0, 0, 0, 0, 12, 16, 0, 0, 0,
 	  RSP | ATM | ST | END },
-	{ 0x13, "RC_COMPARE_SWAP", 40, 0, 0, 12, 0, 0, 0, 0, 0,
+	{ 0x13, "RC_COMPARE_SWAP", 40, 0, 0, 0, 12, 0, 0, 0, 0, 0,
 	  REQ | ATM | ST | END },
-	{ 0x14, "RC_FETCH_ADD", 40, 0, 0, 12, 0, 0, 0, 0, 0,
+	{ 0x14, "RC_FETCH_ADD", 40, 0, 0, 0, 12, 0, 0, 0, 0, 0,
 	  REQ | ATM | ST | END },
-	{ 0x16, "RC_SEND_LAST_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
+	{ 0x16, "RC_SEND_LAST_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 0, 12, 1,
 	  REQ | SND | END | INV },
-	{ 0x17, "RC_SEND_ONLY_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 12, 1,
+	{ 0x17, "RC_SEND_ONLY_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 0, 12, 1,
 	  REQ | SND | ST | END | RWR | INV },
+	/* IBA 1.5: FETH (4 bytes) then RETH; ATOMIC WRITE: RETH + 8 bytes */
+	{ 0x1c, "RC_FLUSH", 32, 0, 12, 16, 0, 0, 0, 0, 0, 0,
+	  REQ | FL | ST | END },
+	{ 0x1d, "RC_ATOMIC_WRITE", 28, 0, 0, 12, 0, 0, 0, 0, 0, 1,
+	  REQ | AW | ST | END },
 	SEND_OPS(UC, 0x20),
-	{ 0x64, "UD_SEND_ONLY", 20, 12, 0, 0, 0, 0, 0, 0, 1,
+	{ 0x64, "UD_SEND_ONLY", 20, 12, 0, 0, 0, 0, 0, 0, 0, 1,
 	  REQ | SND | ST | END | RWR },
-	{ 0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", 24, 12, 0, 0, 0, 0, 20, 0, 1,
+	{ 0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", 24, 12, 0, 0, 0, 0, 0, 20, 0, 1,
 	  REQ | SND | ST | END | RWR | IMM },
 };
 
@@ -117,8 +124,8 @@ TEST(opcode_count)
 
 	for (op = 0; op < 256; op++)
 		n += !!sroce_opcode_get(op);
-	ASSERT_EQ(n, 37U);	/* 23 RC + 12 UC + 2 UD */
-	ASSERT_EQ(ARRAY_SIZE(exp_ops), 37UL);
+	ASSERT_EQ(n, 39U);	/* 25 RC + 12 UC + 2 UD */
+	ASSERT_EQ(ARRAY_SIZE(exp_ops), 39UL);
 }
 
 /* IBA 9.2.1 / seed-rules R1.3: every opcode's headers, length, offsets */
@@ -142,6 +149,7 @@ TEST(opcode_headers_all)
 		EXPECT_EQ(info->offset[SROCE_EXT_PAYLOAD], e->len);
 		EXPECT_EQ(!!(info->mask & SROCE_M_PAYLOAD), e->payload);
 		check_hdr(info, SROCE_EXT_DETH, e->deth, op);
+		check_hdr(info, SROCE_EXT_FETH, e->feth, op);
 		check_hdr(info, SROCE_EXT_RETH, e->reth, op);
 		check_hdr(info, SROCE_EXT_ATMETH, e->atmeth, op);
 		check_hdr(info, SROCE_EXT_AETH, e->aeth, op);
@@ -229,10 +237,12 @@ TEST(wr_kind_allowed_matrix)
 		[SROCE_WR_LOCAL_INV] = { 1, 1, 0 },
 		[SROCE_WR_REG_MR]    = { 1, 1, 0 },
 		[SROCE_WR_BIND_MW]   = { 1, 1, 0 },
+		[SROCE_WR_FLUSH]     = { 1, 0, 0 },
+		[SROCE_WR_ATOMIC_WRITE] = { 1, 0, 0 },
 	};
 	int k, t;
 
-	ASSERT_EQ(SROCE_WR_KIND_COUNT, 11);
+	ASSERT_EQ(SROCE_WR_KIND_COUNT, 13);
 	for (k = 0; k < SROCE_WR_KIND_COUNT; k++)
 		for (t = 0; t < SROCE_QPT_COUNT; t++)
 			EXPECT_EQ(sroce_wr_kind_allowed(t, k), allowed[k][t]);
@@ -259,10 +269,12 @@ TEST(wr_kind_allowed_matrix)
 #define RDMAF	SROCE_WRF_RDMA
 #define REGF	SROCE_WRF_REG
 #define RWQE	SROCE_WRF_RWQE
+#define FLF	SROCE_WRF_FLUSH
+#define AWF	SROCE_WRF_ATOMIC_WRITE
 
 static const struct {
 	const char *wr, *wc;
-	u8 flags;
+	u16 flags;
 } exp_kind[SROCE_WR_KIND_COUNT] = {
 	[SROCE_WR_SEND]      = { "SEND", "SEND", RWQE },
 	[SROCE_WR_SEND_IMM]  = { "SEND_WITH_IMM", "SEND", RWQE | IMF },
@@ -276,6 +288,8 @@ static const struct {
 	[SROCE_WR_LOCAL_INV] = { "LOCAL_INV", "LOCAL_INV", LOC | INF },
 	[SROCE_WR_REG_MR]    = { "REG_MR", "REG_MR", LOC | REGF },
 	[SROCE_WR_BIND_MW]   = { "BIND_MW", "BIND_MW", LOC },
+	[SROCE_WR_FLUSH]     = { "FLUSH", "FLUSH", FLF },
+	[SROCE_WR_ATOMIC_WRITE] = { "ATOMIC_WRITE", "ATOMIC_WRITE", AWF },
 };
 
 #define KIND_IB_NAMES(kind, wr, wc)	[SROCE_WR_##kind] = { #wr, #wc },
@@ -288,14 +302,15 @@ TEST(wr_kind_facts)
 	int k;
 
 	for (k = 0; k < SROCE_WR_KIND_COUNT; k++) {
-		u8 f = sroce_wr_kind_flags(k);
+		u16 f = sroce_wr_kind_flags(k);
 
 		EXPECT_STREQ(list_ib[k][0], exp_kind[k].wr);
 		EXPECT_STREQ(list_ib[k][1], exp_kind[k].wc);
 		EXPECT_EQ(f, exp_kind[k].flags);
 		EXPECT_EQ(!!(f & SROCE_WRF_RD_ATOMIC),
 			  k == SROCE_WR_READ || k == SROCE_WR_CMP_SWAP ||
-			  k == SROCE_WR_FETCH_ADD);
+			  k == SROCE_WR_FETCH_ADD || k == SROCE_WR_FLUSH ||
+			  k == SROCE_WR_ATOMIC_WRITE);
 		if (f != exp_kind[k].flags)
 			TH_LOG("kind %s", sroce_wr_kind_name(k));
 	}
@@ -410,9 +425,17 @@ TEST(wr_opcode_consistency)
 					  !!(ki->flags & SROCE_WRF_ATOMIC));
 				EXPECT_EQ(!!(i->mask & SROCE_M_ATMETH),
 					  !!(ki->flags & SROCE_WRF_ATOMIC));
+				EXPECT_EQ(!!(i->mask & SROCE_M_FLUSH),
+					  !!(ki->flags & SROCE_WRF_FLUSH));
+				EXPECT_EQ(!!(i->mask & SROCE_M_FETH),
+					  !!(ki->flags & SROCE_WRF_FLUSH));
+				EXPECT_EQ(!!(i->mask & SROCE_M_ATOMIC_WRITE),
+					  !!(ki->flags & SROCE_WRF_ATOMIC_WRITE));
 				if (p == SROCE_POS_FIRST || p == SROCE_POS_ONLY)
 					EXPECT_EQ(!!(i->mask & SROCE_M_RETH),
-						  !!(ki->flags & SROCE_WRF_RDMA));
+						  !!(ki->flags & (SROCE_WRF_RDMA |
+								  SROCE_WRF_FLUSH |
+								  SROCE_WRF_ATOMIC_WRITE)));
 				if (i->mask & SROCE_M_RWR)
 					EXPECT_TRUE(ki->flags & SROCE_WRF_RWQE);
 				if (p == SROCE_POS_ONLY)
@@ -421,8 +444,8 @@ TEST(wr_opcode_consistency)
 			}
 		}
 	}
-	/* RC: 5 multi-packet kinds x 4 + 3 single; UC: 4 x 4; UD: 2 */
-	ASSERT_EQ(n, 23 + 16 + 2);
+	/* RC: 5 multi-packet kinds x 4 + 5 single; UC: 4 x 4; UD: 2 */
+	ASSERT_EQ(n, 25 + 16 + 2);
 }
 
 /* seed-rules R1.3: READ responses FIRST/MIDDLE/LAST/ONLY */
