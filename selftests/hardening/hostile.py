@@ -49,22 +49,26 @@ WRITE_ONLY, WRITE_ONLY_IMM, READ_REQ = 0x0A, 0x0B, 0x0C
 RD_RESP_FIRST, RD_RESP_MIDDLE, RD_RESP_LAST, RD_RESP_ONLY = 0x0D, 0x0E, 0x0F, 0x10
 ACK, ATOMIC_ACK, CMP_SWAP, FETCH_ADD = 0x11, 0x12, 0x13, 0x14
 SEND_LAST_INV, SEND_ONLY_INV = 0x16, 0x17
+FLUSH, ATOMIC_WRITE = 0x1C, 0x1D          # IBA 1.5, RC only
 UC = 0x20
 UD_SEND_ONLY, UD_SEND_ONLY_IMM = 0x64, 0x65
 REQ_OPS = set(range(0x00, 0x0D)) | {CMP_SWAP, FETCH_ADD, SEND_LAST_INV,
-                                    SEND_ONLY_INV}
+                                    SEND_ONLY_INV, FLUSH, ATOMIC_WRITE}
 
 
 def ib(op, dqpn, psn, va=0, rkey=0, dmalen=0, payload=b"", qkey=0, sqpn=1,
-       ackreq=True, syndrome=0, msn=0, pkey=0xFFFF):
+       ackreq=True, syndrome=0, msn=0, pkey=0xFFFF, feth=1):
     """BTH and the extension headers @op has (IBA 9.2), then payload and
     pad: the IB bytes of one packet, without the ICRC."""
     cls, t = op >> 5, op & 0x1F
     ext = b""
     if cls == 3:
         ext += struct.pack(">II", qkey, sqpn & PSN_MASK)
+    if cls == 0 and t == FLUSH:
+        ext += struct.pack(">I", feth & 0xFFFFFFFF)
     if cls in (0, 1) and (t in (WRITE_FIRST, WRITE_ONLY, WRITE_ONLY_IMM) or
-                          (cls == 0 and t == READ_REQ)):
+                          (cls == 0 and t in (READ_REQ, FLUSH,
+                                              ATOMIC_WRITE))):
         ext += struct.pack(">QII", va & (2**64 - 1), rkey, dmalen & 0xFFFFFFFF)
     if cls == 0 and t in (CMP_SWAP, FETCH_ADD):
         ext += struct.pack(">QIQQ", va & (2**64 - 1), rkey, 1, 2)
@@ -261,7 +265,8 @@ class Injector:
         """Shorter than the opcode's headers (BTH and part of the rest)."""
         q = self.rnd.choice(self.t.qps)
         op = self.rnd.choice([WRITE_FIRST, WRITE_ONLY, READ_REQ, CMP_SWAP,
-                              FETCH_ADD, SEND_ONLY_IMM, UC | WRITE_ONLY,
+                              FETCH_ADD, FLUSH, ATOMIC_WRITE,
+                              SEND_ONLY_IMM, UC | WRITE_ONLY,
                               UD_SEND_ONLY, UD_SEND_ONLY_IMM, ACK,
                               RD_RESP_FIRST, SEND_ONLY_INV])
         frm_a = self.rnd.random() < 0.8
@@ -397,7 +402,7 @@ class Injector:
         cls = UC if q["type"] == "uc" else 0
         ops = [WRITE_ONLY, WRITE_FIRST, WRITE_ONLY_IMM]
         if cls == 0:
-            ops += [READ_REQ, CMP_SWAP, FETCH_ADD]
+            ops += [READ_REQ, CMP_SWAP, FETCH_ADD, FLUSH, ATOMIC_WRITE]
         if cls == 0 and not q["checked"]:
             # a SEND: its payload is delivered whatever the key to invalidate
             ops += [SEND_ONLY_INV]
@@ -407,6 +412,8 @@ class Injector:
         pl = self.payload(32) if op & 0x1F in (WRITE_ONLY, WRITE_FIRST,
                                                WRITE_ONLY_IMM,
                                                SEND_ONLY_INV) else b""
+        if op == ATOMIC_WRITE:
+            pl = self.payload(8)
         self.send("bad_rkey", True, ib(op, q["b_qpn"], e, va=va,
                                         rkey=self.bad_key(), dmalen=32,
                                         payload=pl))
@@ -431,10 +438,11 @@ class Injector:
             self.send("psn_edge", True, b)
 
     def k_atomic(self):
-        """ATOMICs at unaligned and out-of-range addresses."""
+        """ATOMICs and ATOMIC WRITEs at unaligned and out-of-range
+        addresses, FLUSHes of reserved types and levels and bad ranges."""
         qs = self.qps(types=("rc",))
         q = self.rnd.choice(qs)
-        op = self.rnd.choice([CMP_SWAP, FETCH_ADD])
+        op = self.rnd.choice([CMP_SWAP, FETCH_ADD, ATOMIC_WRITE, FLUSH])
         if q["checked"]:
             key, va, e = self.bad_key(), 0x1001, self.edge(self.epsn_b(q))
         else:
@@ -443,7 +451,18 @@ class Injector:
             va = self.rnd.choice([base + self.rnd.randrange(1, 8),
                                   base + ln, base + ln - 4, base - 8, 0,
                                   2**64 - 8, base + 8 * self.rnd.randrange(16)])
-        self.send("atomic_bad_va", True, ib(op, q["b_qpn"], e, va=va, rkey=key))
+        if op == ATOMIC_WRITE:
+            pl = self.payload(self.rnd.choice([8, 8, 4, 16]))
+            b = ib(op, q["b_qpn"], e, va=va, rkey=key, dmalen=len(pl),
+                   payload=pl)
+        elif op == FLUSH:
+            b = ib(op, q["b_qpn"], e, va=va, rkey=key,
+                   dmalen=self.rnd.choice([0, 8, 2**32 - 1]),
+                   feth=self.rnd.choice([0, 1, 2, 3, 0x11, 0x21, 0x31, 0xF,
+                                         self.rnd.getrandbits(32)]))
+        else:
+            b = ib(op, q["b_qpn"], e, va=va, rkey=key)
+        self.send("atomic_bad_va", True, b)
 
     def k_b2a(self):
         """From B at A's QPs: spoofed ACKs, NAKs, unsolicited READ
