@@ -137,6 +137,8 @@ marked=$(db np_ecn_marked_roce_packets) cnps=$(db np_cnp_sent)
 	bad "B counted $marked marked packets (+$(late) late), A sent $(da tx_pkts)"
 [ "$cnps" -ge 1 ] || bad "no CNP at all"
 [ $(( cnps * 10 )) -lt "$marked" ] || bad "$cnps CNPs for $marked marked packets: not rate limited"
+# one per QP at once, then one a second: the six cases' B QPs in $secs s
+[ "$cnps" -le $(( secs + 7 )) ] || bad "$cnps CNPs in $secs s from 6 QPs: more than one a second"
 echo 4 >$P/cnp_interval_us
 
 # b and e: traffic class 0: nothing ECT on the wire, nothing marked.
