@@ -26,7 +26,7 @@
 	X(DROP_NO_MEM, "rx_drop_no_mem")				\
 	X(DROP_NO_RECV_WQE, "rx_drop_no_recv_wqe")			\
 	X(DROP_MCAST, "rx_drop_mcast")					\
-	X(DROP_CNP, "rx_drop_cnp")					\
+	X(DROP_CNP, "rx_drop_cnp")	/* CNP: bad length, no live QP */	\
 	X(DROP_RX_QUEUE_FULL, "rx_drop_queue_full")			\
 	/* dropped by a test's fault rule (Documentation/fault-injection.md) */ \
 	X(FAULT_TX_DROP, "fault_tx_drops")				\
@@ -75,7 +75,11 @@
 	X(ODP_FAULT_IN_DOORBELL, "odp_fault_in_doorbell")		\
 	/* UD datagrams dropped by their QP (sroce_resp_ud) */		\
 	X(DROP_UD_OVER_MTU, "rx_drop_ud_over_mtu")			\
-	X(DROP_GSI_TOO_LONG, "rx_drop_gsi_too_long")
+	X(DROP_GSI_TOO_LONG, "rx_drop_gsi_too_long")			\
+	/* ECN (mlx5's names): notification point, reaction point */	\
+	X(NP_ECN_MARKED, "np_ecn_marked_roce_packets")			\
+	X(NP_CNP_SENT, "np_cnp_sent")					\
+	X(RP_CNP_HANDLED, "rp_cnp_handled")
 
 #define SROCE_COUNTER_ENUM(id, name) SROCE_CNT_##id,
 enum sroce_counter {

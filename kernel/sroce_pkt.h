@@ -31,6 +31,8 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
@@ -275,6 +277,20 @@ static inline void sroce_pkt_network_hdr(const struct sk_buff *skb,
 	} else {
 		memcpy(&hdr->ibgrh, ipv6_hdr(skb), sizeof(hdr->ibgrh));
 	}
+}
+
+/* The IPv4 TOS or IPv6 traffic class of a received packet. */
+static inline u8 sroce_pkt_tclass(const struct sk_buff *skb)
+{
+	if (sroce_pkt_c(skb)->network_type == RDMA_NETWORK_IPV4)
+		return ip_hdr(skb)->tos;
+	return ipv6_get_dsfield(ipv6_hdr(skb));
+}
+
+/* Did a router mark the packet Congestion Experienced (RFC 3168)? */
+static inline bool sroce_pkt_ce(const struct sk_buff *skb)
+{
+	return INET_ECN_is_ce(sroce_pkt_tclass(skb));
 }
 
 /* The source IP of a received packet as a GID (IPv4 mapped for IPv4). */

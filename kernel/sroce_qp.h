@@ -203,6 +203,14 @@ struct sroce_qp {
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
 
+	/*
+	 * ECN notification point (sroce_recv.c): when this QP last sent a
+	 * CNP (ns, ktime_get_ns(); 0 never). Any receive context, on any
+	 * CPU, for any packet of the QP: only atomic64_try_cmpxchg() moves
+	 * it, so one CPU alone wins each interval.
+	 */
+	atomic64_t np_cnp_last;
+
 	/* Counters (sroce_qp_stats.h): the engines' owner writes them. */
 	struct sroce_qp_stats stats;
 	/*

@@ -11,8 +11,10 @@
  *   IP broadcast destination                           rx_drop_mcast
  *   headers linear (pskb_may_pull)                     rx_drop_no_mem
  *   ICRC over IP + UDP + BTH .. pad                    rx_drop_icrc
- *   core sroce_parse_hdrs(): CNP                       rx_drop_cnp
+ *   core sroce_parse_hdrs(): a CNP goes to sroce_recv_cnp()
  *                            anything else             rx_drop_malformed
+ *   CNP: not exactly BTH + 16 + ICRC, multicast, or
+ *        no live QP at its DestQP                      rx_drop_cnp
  *   DestQP 0xFFFFFF without a multicast IP destination,
  *   or a multicast destination with another DestQP     rx_drop_mcast
  * Packets for DestQP 0xFFFFFF then go, one clone each, to the QPs of this
@@ -23,6 +25,13 @@
  * sroce_exec.c), which queues it and runs or wakes the QP's engines.
  * The ICRC is checked before the headers are parsed, as an RNIC does: a
  * corrupted opcode is a corrupted packet, not a malformed one.
+ *
+ * ECN (issue 21 section 3; Documentation/observability.md): a packet
+ * that reaches its QP marked Congestion Experienced is counted
+ * (np_ecn_marked_roce_packets) and, with the ecn parameter on, answered
+ * with a CNP to the QP that sent it, at most one per QP every
+ * cnp_interval_us (np_cnp_sent): the notification point. A valid CNP
+ * to a live QP is counted (rp_cnp_handled) for the reaction point.
  *
  * Locking: none of its own: the QP lookup takes the qp_xa lock and the
  * multicast lookup m->lock, each for a reference increment. The device is
@@ -51,8 +60,27 @@
 #include "sroce_qp.h"
 #include "sroce_recv.h"
 #include "bth.h"
+#include "cnp.h"
 #include "icrc.h"
 #include "sroce_trace.h"
+
+/*
+ * The notification point answers ECN-CE by default, as RNICs do (mlx5
+ * enables it per priority by default).
+ */
+static bool ecn = true;
+module_param(ecn, bool, 0644);
+MODULE_PARM_DESC(ecn,
+		 "Send a CNP to the sender of a packet marked ECN-CE (default on)");
+
+/*
+ * Least time between two CNPs of one QP: mlx5's min_time_between_cnps,
+ * in microseconds, 4 by default there too. 0: a CNP per marked packet.
+ */
+static uint cnp_interval_us = 4;
+module_param(cnp_interval_us, uint, 0644);
+MODULE_PARM_DESC(cnp_interval_us,
+		 "Least time between two CNPs sent by one QP, in us (default 4)");
 
 /* No drop: the checks below return this or the counter of the reason. */
 #define SROCE_RX_OK	SROCE_NUM_COUNTERS
@@ -152,6 +180,89 @@ static enum sroce_counter sroce_check_qp(struct sroce_qp *qp,
 	return SROCE_RX_OK;
 }
 
+/*
+ * Where a CNP for @skb, which @qp received, goes: the QP that sent it.
+ * RC and UC: the QP's own path and peer, as its ACKs; UD: back to the
+ * packet's source address, from the address it came to (this port's
+ * GID), and its DETH source QP. The CNP keeps the traffic class (DSCP)
+ * but is never ECN-capable: a CNP must not be marked in turn. A UD
+ * packet of a multicast group is not answered (no unicast address of
+ * ours to answer from). Returns false for no CNP.
+ */
+static bool sroce_np_dest(struct sroce_qp *qp, const struct sk_buff *skb,
+			  struct sroce_av *av, u32 *dqpn, u16 *sport)
+{
+	const struct sroce_pkt *pkt = sroce_pkt_c(skb);
+	unsigned long flags;
+
+	if (qp->type == SROCE_QPT_UD) {
+		if (pkt->dqpn == SROCE_QPN_MULTICAST)
+			return false;
+		memset(av, 0, sizeof(*av));
+		av->network_type = pkt->network_type;
+		av->hop_limit = SROCE_DEFAULT_HOP_LIMIT;
+		av->traffic_class = sroce_pkt_tclass(skb);
+		if (pkt->network_type == RDMA_NETWORK_IPV4) {
+			av->saddr.ip4 = ip_hdr(skb)->daddr;
+			av->daddr.ip4 = ip_hdr(skb)->saddr;
+		} else {
+			av->saddr.ip6 = ipv6_hdr(skb)->daddr;
+			av->daddr.ip6 = ipv6_hdr(skb)->saddr;
+		}
+		*dqpn = sroce_pkt_deth_sqpn(skb);
+		*sport = sroce_udp_sport(qp->qpn, *dqpn);
+	} else {
+		/* attr is modify_qp's: a consistent copy under its lock */
+		spin_lock_irqsave(&qp->state_lock, flags);
+		*av = qp->attr.av;
+		*dqpn = qp->attr.dest_qpn;
+		*sport = qp->attr.udp_sport;
+		spin_unlock_irqrestore(&qp->state_lock, flags);
+	}
+	av->traffic_class &= ~INET_ECN_MASK;
+	return true;
+}
+
+/*
+ * The notification point: @skb reached @qp marked Congestion
+ * Experienced. Count it, and send the sender a CNP unless @qp sent one
+ * less than cnp_interval_us ago. The CNP leaves from here, outside the
+ * QP's engines, so it uses none of their state (route cache, batch,
+ * per-QP counters): any receive context, no sleeping.
+ */
+static void sroce_np_ce(struct sroce_qp *qp, const struct sk_buff *skb)
+{
+	struct sroce_dev *sdev = qp->sdev;
+	struct sk_buff *cnp;
+	struct sroce_av av;
+	u64 now, last;
+	u32 dqpn;
+	u16 sport;
+
+	sroce_count(sdev, SROCE_CNT_NP_ECN_MARKED);
+	if (!READ_ONCE(ecn))
+		return;
+	now = ktime_get_ns();
+	last = atomic64_read(&qp->np_cnp_last);
+	if (!sroce_cnp_due(now, last,
+			   (u64)READ_ONCE(cnp_interval_us) * NSEC_PER_USEC) ||
+	    !atomic64_try_cmpxchg(&qp->np_cnp_last, &last, now))
+		return;
+	if (!sroce_np_dest(qp, skb, &av, &dqpn, &sport))
+		return;
+	cnp = sroce_net_alloc_skb(sdev, &av, SROCE_CNP_LEN);
+	if (!cnp)
+		return;
+	if (sroce_cnp_build(cnp->data, cnp->len, sroce_pkt_c(skb)->pkey,
+			    dqpn) < 0) {
+		kfree_skb(cnp);
+		return;
+	}
+	trace_sroce_cnp_send(qp, dqpn);
+	if (!sroce_net_xmit(sdev, cnp, &av, sport, NULL, NULL))
+		sroce_count(sdev, SROCE_CNT_NP_CNP_SENT);
+}
+
 /* Check @skb against @qp and hand it to the engines. Caller holds @qp. */
 static void sroce_recv_qp(struct sroce_qp *qp, struct sk_buff *skb)
 {
@@ -163,7 +274,50 @@ static void sroce_recv_qp(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	trace_sroce_pkt_recv(qp->sdev, sroce_pkt_bth(skb), skb->len);
+	if (unlikely(sroce_pkt_ce(skb)))
+		sroce_np_ce(qp, skb);
 	sroce_qp_deliver(qp, skb);
+}
+
+/*
+ * The reaction point's rate decrease goes here (issue 21 section 3, a
+ * later step: DCQCN lowers @qp's send rate on each CNP). Until then a
+ * CNP is only counted and traced, and @qp sends as fast as before.
+ */
+static void sroce_rp_cnp(struct sroce_qp *qp)
+{
+}
+
+/*
+ * A CNP (IBA annex A17.9.2) at skb->data + UDP header, @ib_len bytes
+ * BTH .. ICRC, its ICRC checked: exactly BTH + 16 reserved bytes + ICRC,
+ * unicast, to a live QP of this device, it is counted and handed to the
+ * reaction point; anything else is dropped as rx_drop_cnp. Consumes @skb.
+ */
+static void sroce_recv_cnp(struct sroce_dev *sdev, struct sk_buff *skb,
+			   unsigned int ib_len, bool mcast)
+{
+	struct sroce_qp *qp;
+	u32 dqpn;
+
+	if (mcast ||
+	    sroce_cnp_parse(skb->data + SROCE_UDP_HDR_LEN, ib_len, &dqpn) ||
+	    dqpn == SROCE_QPN_MULTICAST)
+		goto drop;
+	qp = sroce_qp_get(sdev, dqpn);
+	if (!qp)
+		goto drop;
+	sroce_count(sdev, SROCE_CNT_RX_PKTS);
+	sroce_count_add(sdev, SROCE_CNT_RX_BYTES, ib_len);
+	sroce_count(sdev, SROCE_CNT_RP_CNP_HANDLED);
+	trace_sroce_cnp_recv(qp);
+	sroce_rp_cnp(qp);
+	sroce_qp_put(qp);
+	consume_skb(skb);
+	return;
+drop:
+	sroce_count(sdev, SROCE_CNT_DROP_CNP);
+	kfree_skb(skb);
 }
 
 /*
@@ -259,9 +413,12 @@ void sroce_recv_skb(struct sroce_dev *sdev, struct sk_buff *skb,
 	 * all linear now; @ib_len tells it where the ICRC is.
 	 */
 	err = sroce_parse_hdrs(skb->data + SROCE_UDP_HDR_LEN, ib_len, &h);
+	if (err == -SROCE_PARSE_ERR_CNP) {
+		sroce_recv_cnp(sdev, skb, ib_len, mcast);
+		return;
+	}
 	if (err) {
-		drop = err == -SROCE_PARSE_ERR_CNP ? SROCE_CNT_DROP_CNP :
-						     SROCE_CNT_DROP_MALFORMED;
+		drop = SROCE_CNT_DROP_MALFORMED;
 		ibdev_dbg_ratelimited(&sdev->ibdev, "drop: %s\n",
 				      sroce_parse_err_name(err));
 		goto drop;

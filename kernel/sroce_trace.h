@@ -226,6 +226,42 @@ TRACE_EVENT(sroce_retransmit,
 		  __entry->psn)
 );
 
+/*
+ * ECN (sroce_recv.c). sroce_cnp_send: the notification point answers a
+ * packet marked CE that @qp received with a CNP to the sender's QP
+ * @dqpn. sroce_cnp_recv: the reaction point takes a valid CNP for @qp.
+ */
+TRACE_EVENT(sroce_cnp_send,
+	TP_PROTO(const struct sroce_qp *qp, u32 dqpn),
+	TP_ARGS(qp, dqpn),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(&qp->sdev->ibdev.dev))
+		__field(u32, qpn)
+		__field(u32, dqpn)
+	),
+	TP_fast_assign(
+		sroce_assign_str(dev, dev_name(&qp->sdev->ibdev.dev));
+		__entry->qpn = qp->qpn;
+		__entry->dqpn = dqpn;
+	),
+	TP_printk("dev=%s qpn=0x%x dqpn=0x%x", __get_str(dev),
+		  __entry->qpn, __entry->dqpn)
+);
+
+TRACE_EVENT(sroce_cnp_recv,
+	TP_PROTO(const struct sroce_qp *qp),
+	TP_ARGS(qp),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(&qp->sdev->ibdev.dev))
+		__field(u32, qpn)
+	),
+	TP_fast_assign(
+		sroce_assign_str(dev, dev_name(&qp->sdev->ibdev.dev));
+		__entry->qpn = qp->qpn;
+	),
+	TP_printk("dev=%s qpn=0x%x", __get_str(dev), __entry->qpn)
+);
+
 /* A requester timer started (to run @ns) or expired (@ns 0). */
 DECLARE_EVENT_CLASS(sroce_timer_class,
 	TP_PROTO(const struct sroce_qp *qp, enum sroce_timer_kind timer, u64 ns),

@@ -452,9 +452,15 @@ static int sroce_net_tx_check(struct sroce_dev *sdev, struct sk_buff *skb,
 	return 0;
 }
 
-/* Packets of a QP that left, in its counters as tx_pkts and tx_bytes. */
+/*
+ * Packets of a QP that left, in its counters as tx_pkts and tx_bytes;
+ * @stats NULL: a packet sent outside the QP's engines (a CNP), whose
+ * counters only the engines' owner may write.
+ */
 static void sroce_tx_count(struct sroce_qp_stats *stats, u64 pkts, u64 bytes)
 {
+	if (!stats)
+		return;
 	sroce_qp_stats_add(stats, SROCE_QCNT_TX_PKTS, pkts);
 	sroce_qp_stats_add(stats, SROCE_QCNT_TX_BYTES, bytes);
 }
@@ -506,7 +512,8 @@ static int sroce_net_xmit_checked(struct sroce_dev *sdev, struct sk_buff *skb,
  * @udp_sport: UDP source port, e.g. sroce_udp_sport()
  * @route:     the sending QP's route cache (NULL: look the route up);
  *             the caller owns the QP's engines
- * @stats:     the sending QP's counters (sroce_qp_stats.h)
+ * @stats:     the sending QP's counters (sroce_qp_stats.h), or NULL for
+ *             a packet sent outside the QP's engines (not counted there)
  *
  * Pushes UDP and IP headers, writes the ICRC, routes in the netdev's
  * netns (through @route's cached route while it is valid) and sends

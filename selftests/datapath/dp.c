@@ -21,6 +21,8 @@ static struct {
 	const char *ip4[2];
 	const char *ip6[2];
 	const char *filter;
+	/* DP_TCLASS: the GRH traffic class of every path and AH (ECN tests) */
+	unsigned int tclass;
 } conf;
 
 void dp_fail(const char *file, int line, const char *fmt, ...)
@@ -183,6 +185,8 @@ int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 	split2(getenv("DP_DEVS"), conf.dev);
 	split2(getenv("DP_IP4"), conf.ip4);
 	split2(getenv("DP_IP6"), conf.ip6);
+	if (getenv("DP_TCLASS"))
+		conf.tclass = strtoul(getenv("DP_TCLASS"), NULL, 0) & 0xff;
 	while ((o = getopt(argc, argv, "d:4:6:t:l")) != -1) {
 		switch (o) {
 		case 'd': split2(optarg, conf.dev); break;
@@ -520,6 +524,7 @@ static void fill_ah(struct ibv_ah_attr *ah, const struct dp_dev *self,
 	ah->grh.dgid = peer->gid;
 	ah->grh.sgid_index = self->gid_index;
 	ah->grh.hop_limit = 64;
+	ah->grh.traffic_class = conf.tclass;
 }
 
 static void to_rtr_rts(struct dp_pair *p, struct dp_end *e, struct dp_end *peer,

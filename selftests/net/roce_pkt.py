@@ -253,7 +253,8 @@ def flood(dst, pkt, iblen, secs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kind", choices=["valid", "badicrc", "short", "badop",
-                                     "tver", "cnp", "mcastqp", "frag",
+                                     "tver", "cnp", "cnpshort", "cnplong",
+                                     "mcastqp", "frag",
                                      "garbage", "fuzz", "req"])
     ap.add_argument("dst")
     ap.add_argument("--count", type=int, default=1)
@@ -318,7 +319,16 @@ def main():
         elif a.kind == "tver":
             add(ib_packet(0x04, a.qpn, b"abcd", tver=1 + i % 15))
         elif a.kind == "cnp":
-            add(bth(0x81, a.qpn) + bytes(16))
+            # IBA A17.9.2: BTH (BECN set) + 16 reserved bytes + ICRC
+            ib = bytearray(bth(0x81, a.qpn) + bytes(16))
+            ib[4] |= 0x40
+            add(bytes(ib))
+        elif a.kind == "cnpshort":
+            # 1 .. 15 reserved bytes: truncated
+            add(bth(0x81, a.qpn) + bytes(1 + i % 15))
+        elif a.kind == "cnplong":
+            # 17 .. 32 bytes after the BTH: a CNP has no payload
+            add(bth(0x81, a.qpn) + bytes(17 + i % 16))
         elif a.kind == "mcastqp":
             add(ib_packet(0x64, 0xFFFFFF, b"abcd"))
         elif a.kind == "frag":

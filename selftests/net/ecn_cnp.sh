@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ECN notification point and CNP reception (issue 21 section 3;
+# Documentation/observability.md, "ECN and CNPs").
+#
+# A tc rule on veth_a's egress plays the congested router: every RoCEv2
+# packet A sends that is ECN-capable (ECT, tos & 3 == 1 or 2) leaves marked
+# CE (pedit; the ICRC does not cover the ECN bits). The data-checked SEND
+# cases of dp_send_recv (RC, UC, UD; their QPs' and AHs' GRH traffic
+# class DP_TCLASS) run between sroce_a and sroce_b:
+#  a. traffic class 0x6a (DSCP 26, ECT(0)), cnp_interval_us=0: every
+#     packet A sent reached B marked (np_ecn_marked_roce_packets = A's
+#     tx_pkts), B answered each with a CNP (np_cnp_sent), A took them
+#     (rp_cnp_handled, the late ones of a destroyed QP rx_drop_cnp); each
+#     CNP on the wire has opcode 0x81, BECN, DSCP 26 and no ECT (tcpdump);
+#     then cnp_interval_us=1000000: at most one CNP per QP per second,
+#     far fewer than the marked packets.
+#  b. traffic class 0: no ECT on the wire (the rule's match count stays),
+#     nothing marked, no CNP.
+#  c. ecn=0: packets marked, no CNP.
+#  d. hostile CNPs (seed-rules R1.4: the multicast QPN): to a QPN with no
+#     QP, to 0xFFFFFF, truncated, too long: rx_drop_cnp and nothing else;
+#     a valid one to QP 1 (always live): rp_cnp_handled, rx_pkts, rx_bytes
+#     and nothing else.
+#  e. ECT on the wire when asked (a) and not when not (b): the tc rule's
+#     own match count.
+# tx_gso=0 throughout: a GSO skb crosses tc as one packet.
+. "$(dirname "$0")/../datapath/dp_lib.sh"
+. "$(dirname "$0")/net_lib.sh"
+
+P=/sys/module/sroce/parameters
+TCLASS=0x6a
+tcpid=
+cleanup() {
+	[ -n "$tcpid" ] && kill "$tcpid" 2>/dev/null
+	wait 2>/dev/null
+	echo 1 >$P/ecn 2>/dev/null
+	echo 4 >$P/cnp_interval_us 2>/dev/null
+	echo 1 >$P/tx_gso 2>/dev/null
+	dp_down
+}
+bad() { cleanup; fail "$@"; }
+hw() { hw_counter "$@"; }
+
+dmesg_mark
+dp_up
+for f in ecn cnp_interval_us tx_gso; do
+	[ -w $P/$f ] || bad "no module parameter $f"
+done
+[ "$(cat $P/ecn)" = Y ] || bad "ecn is not on by default"
+[ "$(cat $P/cnp_interval_us)" = 4 ] || bad "cnp_interval_us is not 4 by default"
+echo 0 >$P/tx_gso
+
+# The router: ECT -> CE on A's egress, IPv4 (header checksum redone) and
+# IPv6. pref 1 and 2 count the ECT packets they saw.
+ip netns exec $NS_A tc qdisc add dev veth_a clsact || bad "tc clsact"
+ip netns exec $NS_A tc filter add dev veth_a egress pref 1 protocol ip \
+	flower ip_proto udp dst_port 4791 ip_tos 0x02/0x03 \
+	action pedit ex munge ip dsfield set 3 retain 3 pipe action csum ip ||
+	bad "tc pedit rule (IPv4)"
+CASES=_SEND_v
+ip netns exec $NS_A tc filter add dev veth_a egress pref 2 protocol ipv6 \
+	flower ip_proto udp dst_port 4791 ip_tos 0x02/0x03 \
+	action pedit ex munge ip6 traffic_class set 3 retain 3 || {
+	info "this tc cannot rewrite the IPv6 traffic class: IPv4 only"
+	CASES=_SEND_v4
+}
+
+# ect_seen: ECT packets the rule saw on A's egress.
+ect_seen() {
+	ip netns exec $NS_A tc -s -j filter show dev veth_a egress | python3 -c '
+import json, sys
+n = 0
+for f in json.load(sys.stdin):
+    for a in f.get("options", {}).get("actions", [])[:1]:
+        n += a.get("stats", {}).get("packets", 0)
+print(n)'
+}
+
+declare -A a0 b0
+snap() { snap_counters "$DEV_A" a0; snap_counters "$DEV_B" b0; E0=$(ect_seen); }
+da() { echo $(( $(hw "$DEV_A" "$1") - ${a0[$1]} )); }
+db() { echo $(( $(hw "$DEV_B" "$1") - ${b0[$1]} )); }
+traffic() {
+	DP_TCLASS=$1 "$TOOLS/dp_send_recv" -t "$CASES" >/tmp/ecn_dp.out 2>&1 || {
+		cat /tmp/ecn_dp.out; bad "dp_send_recv -t $CASES (tclass $1) failed"
+	}
+	grep -q '^ok [0-9]* [A-Z]*_SEND_v4$' /tmp/ecn_dp.out || {
+		cat /tmp/ecn_dp.out; bad "no case ran"
+	}
+	sleep 1		# the last ACKs and CNPs
+}
+counts() {
+	info "$1: A tx_pkts +$(da tx_pkts), ECT on the wire +$(( $(ect_seen) - E0 )), B np_ecn_marked_roce_packets +$(db np_ecn_marked_roce_packets) np_cnp_sent +$(db np_cnp_sent), A rp_cnp_handled +$(da rp_cnp_handled) rx_drop_cnp +$(da rx_drop_cnp), A np_ecn_marked_roce_packets +$(da np_ecn_marked_roce_packets) np_cnp_sent +$(da np_cnp_sent)"
+}
+
+# a. ECT(0), a CNP per marked packet; CNPs captured on B's side.
+echo 0 >$P/cnp_interval_us
+ip netns exec $NS_B tcpdump -i veth_b -nn -v -l -c 200 \
+	'ip and udp dst port 4791 and udp[8] = 0x81' >/tmp/ecn_cnp.txt 2>/dev/null &
+tcpid=$!
+sleep 2
+snap
+traffic $TCLASS
+counts "a (interval 0)"
+kill "$tcpid" 2>/dev/null; wait "$tcpid" 2>/dev/null; tcpid=
+tx=$(da tx_pkts) marked=$(db np_ecn_marked_roce_packets) cnps=$(db np_cnp_sent)
+[ "$tx" -ge 100 ] || bad "A sent only $tx packets"
+[ $(( $(ect_seen) - E0 )) -ge "$tx" ] || bad "fewer ECT packets on the wire than A sent"
+# what reached no QP (a case's last ACK after its QP went) is not marked
+late() { echo $(( $(db rx_drop_no_qp) + $(db rx_drop_qp_state) )); }
+[ $(( marked + $(late) )) -eq "$tx" ] ||
+	bad "B counted $marked marked packets (+$(late) late), A sent $tx"
+[ "$cnps" -eq "$marked" ] || bad "interval 0: $cnps CNPs for $marked marked packets"
+[ "$(db rp_cnp_handled)" -eq 0 ] || bad "B took CNPs"
+[ "$(da np_ecn_marked_roce_packets)" -eq 0 ] || bad "A saw marks: B's packets are not marked"
+[ $(( $(da rp_cnp_handled) + $(da rx_drop_cnp) )) -eq "$cnps" ] ||
+	bad "A took $(da rp_cnp_handled) + dropped $(da rx_drop_cnp) CNPs, B sent $cnps"
+[ "$(da rp_cnp_handled)" -gt 0 ] || bad "A handled no CNP"
+[ "$(da rx_drop_malformed)" -eq 0 ] && [ "$(db rx_drop_malformed)" -eq 0 ] &&
+	[ "$(da rx_drop_icrc)" -eq 0 ] || bad "a CNP was malformed or had a bad ICRC"
+ncap=$(grep -c 'tos 0x' /tmp/ecn_cnp.txt)
+[ "$ncap" -gt 0 ] || { cat /tmp/ecn_cnp.txt; bad "tcpdump saw no CNP"; }
+# DSCP 26 kept, ECN bits 0: every captured CNP has tos 0x68
+grep 'tos 0x' /tmp/ecn_cnp.txt | grep -v 'tos 0x68,' && bad "a CNP without tos 0x68"
+info "tcpdump: $ncap CNPs, all tos 0x68"
+
+# a, rate limited: one CNP per QP per second at most.
+echo 1000000 >$P/cnp_interval_us
+snap
+t0=$(date +%s)
+traffic $TCLASS
+secs=$(( $(date +%s) - t0 ))
+counts "a (interval 1 s, ${secs}s)"
+marked=$(db np_ecn_marked_roce_packets) cnps=$(db np_cnp_sent)
+[ $(( marked + $(late) )) -eq "$(da tx_pkts)" ] ||
+	bad "B counted $marked marked packets (+$(late) late), A sent $(da tx_pkts)"
+[ "$cnps" -ge 1 ] || bad "no CNP at all"
+[ $(( cnps * 10 )) -lt "$marked" ] || bad "$cnps CNPs for $marked marked packets: not rate limited"
+# one per QP at once, then one a second: the six cases' B QPs in $secs s
+[ "$cnps" -le $(( secs + 7 )) ] || bad "$cnps CNPs in $secs s from 6 QPs: more than one a second"
+echo 4 >$P/cnp_interval_us
+
+# b and e: traffic class 0: nothing ECT on the wire, nothing marked.
+snap
+traffic 0
+counts "b (traffic class 0)"
+[ "$(( $(ect_seen) - E0 ))" -eq 0 ] || bad "ECT packets on the wire with traffic class 0"
+[ "$(da tx_pkts)" -ge 100 ] || bad "A sent only $(da tx_pkts) packets"
+for c in np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rx_drop_cnp; do
+	[ "$(da $c)" -eq 0 ] && [ "$(db $c)" -eq 0 ] || bad "traffic class 0: $c moved"
+done
+
+# c. ecn=0: marked, not answered.
+echo 0 >$P/ecn
+snap
+traffic $TCLASS
+counts "c (ecn=0)"
+[ $(( $(db np_ecn_marked_roce_packets) + $(late) )) -eq "$(da tx_pkts)" ] ||
+	bad "ecn=0: marks not counted"
+[ "$(db np_cnp_sent)" -eq 0 ] || bad "ecn=0: B sent CNPs"
+[ "$(da rp_cnp_handled)" -eq 0 ] || bad "ecn=0: A took CNPs"
+echo 1 >$P/ecn
+
+# d. hostile CNPs at B (from A's namespace, raw sockets, correct ICRC).
+declare -A before
+snap_counters sroce_b before
+send_pkts cnp $IP4_B --qpn 0xABCDE --count 3; n=$SENT
+send_pkts cnp $IP6_B --qpn 0xABCDE --count 2; n=$((n + SENT))
+send_pkts cnp $IP4_B --qpn 0xFFFFFF --count 2; n=$((n + SENT))
+send_pkts cnpshort $IP4_B --qpn 1 --count 15; n=$((n + SENT))
+send_pkts cnplong $IP6_B --qpn 1 --count 16; n=$((n + SENT))
+expect_delta before sroce_b rx_drop_cnp $n
+expect_only before sroce_b rx_drop_cnp
+send_pkts cnp $IP4_B --qpn 1 --count 4; v=$SENT vb=$SENT_BYTES
+send_pkts cnp $IP6_B --qpn 1 --count 3; v=$((v + SENT)) vb=$((vb + SENT_BYTES))
+[ "$vb" -eq $((v * 32)) ] || bad "a CNP is not 32 bytes BTH .. ICRC"
+expect_delta before sroce_b rp_cnp_handled $v
+expect_delta before sroce_b rx_pkts $v
+expect_delta before sroce_b rx_bytes "$vb"
+expect_only before sroce_b rx_drop_cnp rp_cnp_handled rx_pkts rx_bytes
+info "d: $n hostile CNPs dropped, $v valid ones to QP 1 handled"
+
+cleanup
+check_dmesg
+exit 0
