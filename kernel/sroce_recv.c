@@ -26,7 +26,7 @@
  * The ICRC is checked before the headers are parsed, as an RNIC does: a
  * corrupted opcode is a corrupted packet, not a malformed one.
  *
- * ECN (issue 21 section 3; Documentation/observability.md): a packet
+ * ECN (Documentation/observability.md, "ECN and CNPs"): a packet
  * that reaches its QP marked Congestion Experienced is counted
  * (np_ecn_marked_roce_packets) and, with the ecn parameter on, answered
  * with a CNP to the QP that sent it, at most one per QP every
@@ -74,8 +74,8 @@ MODULE_PARM_DESC(ecn,
 		 "Send a CNP to the sender of a packet marked ECN-CE (default on)");
 
 /*
- * Least time between two CNPs of one QP: mlx5's min_time_between_cnps,
- * in microseconds, 4 by default there too. 0: a CNP per marked packet.
+ * Least time between two CNPs of one QP (mlx5's min_time_between_cnps),
+ * in microseconds. 0: a CNP per marked packet.
  */
 static uint cnp_interval_us = 4;
 module_param(cnp_interval_us, uint, 0644);
@@ -280,15 +280,6 @@ static void sroce_recv_qp(struct sroce_qp *qp, struct sk_buff *skb)
 }
 
 /*
- * The reaction point's rate decrease goes here (issue 21 section 3, a
- * later step: DCQCN lowers @qp's send rate on each CNP). Until then a
- * CNP is only counted and traced, and @qp sends as fast as before.
- */
-static void sroce_rp_cnp(struct sroce_qp *qp)
-{
-}
-
-/*
  * A CNP (IBA annex A17.9.2) at skb->data + UDP header, @ib_len bytes
  * BTH .. ICRC, its ICRC checked: exactly BTH + 16 reserved bytes + ICRC,
  * unicast, to a live QP of this device, it is counted and handed to the
@@ -310,8 +301,11 @@ static void sroce_recv_cnp(struct sroce_dev *sdev, struct sk_buff *skb,
 	sroce_count(sdev, SROCE_CNT_RX_PKTS);
 	sroce_count_add(sdev, SROCE_CNT_RX_BYTES, ib_len);
 	sroce_count(sdev, SROCE_CNT_RP_CNP_HANDLED);
+	/*
+	 * The reaction point only counts it: sroce has no rate control yet,
+	 * so @qp sends as fast as before.
+	 */
 	trace_sroce_cnp_recv(qp);
-	sroce_rp_cnp(qp);
 	sroce_qp_put(qp);
 	consume_skb(skb);
 	return;
