@@ -20,7 +20,18 @@ known_skips() {
 	inv="$inv IB_WC_WITH_INVALIDATE as IBV_WC_IP_CSUM_OK"
 	local retry="rxe's requester never runs out of retry_cnt 7: its"
 	retry="$retry completer decrements retry_cnt only when it is not 7"
+	local flush="rdma_rxe (Linux 6.12) sends FLUSH with an ICRC that is"
+	flush="$flush not its bytes' and drops FLUSH whose ICRC is right"
+	flush="$flush (captures checked with net/roce_pkt.py icrc())"
+	local f c
 	case $1:$2 in
+	mixed:atomic_write | mixed_r:atomic_write)
+		for c in RC_FLUSH_v4 RC_FLUSH_v6 FLUSH_mr_no_flush_global \
+			 FLUSH_qp_no_flush_global FLUSH_type_persistent_violate \
+			 FLUSH_range_out_of_mr; do
+			f="$f${f:+|}$c=$flush"
+		done
+		echo "$f" ;;
 	mixed:send_recv)
 		echo "RC_SEND_WITH_INV_v4=$inv|RC_SEND_WITH_INV_v6=$inv" ;;
 	mixed_r:send_recv)
