@@ -225,6 +225,44 @@ rxe_down() {
 	return 0
 }
 
+# ---- sroce <-> rdma_rxe on one wire (DP_TARGET mixed, mixed_r) ----
+# rxe0 on rxe_v0 in the init namespace (rxe's UDP socket lives in init_net
+# only), sroce_m on the other end of the veth, rxe_v1, moved into netns
+# sroce_m (sroce's socket is per namespace, so the two never share a
+# port): the same /24 and /64 as RXE_IP4/RXE_IP6, host address 2.
+NS_M=sroce_m
+MIX_DEV=sroce_m
+MIX_IP4=198.51.100.2
+MIX_IP6=2001:db8:1::2
+
+mixed_up() {
+	mixed_down
+	modprobe rdma_rxe || return 1
+	ip netns add $NS_M || return 1
+	ip link add $RXE_NETDEV type veth peer name rxe_v1 netns $NS_M || return 1
+	ip addr add $RXE_IP4/24 dev $RXE_NETDEV
+	ip addr add $RXE_IP6/64 dev $RXE_NETDEV nodad
+	ip -n $NS_M addr add $MIX_IP4/24 dev rxe_v1
+	ip -n $NS_M addr add $MIX_IP6/64 dev rxe_v1 nodad
+	ip -n $NS_M link set lo up
+	ip -n $NS_M link set rxe_v1 up
+	ip link set $RXE_NETDEV up
+	rdma link add $RXE_DEV type rxe netdev $RXE_NETDEV || return 1
+	link_add $NS_M $MIX_DEV rxe_v1 || return 1
+	wait_for 10 gid_index $RXE_DEV $RXE_IP4 >/dev/null &&
+		wait_for 10 gid_index $RXE_DEV $RXE_IP6 >/dev/null &&
+		wait_for 10 gid_index $MIX_DEV $MIX_IP4 >/dev/null &&
+		wait_for 10 gid_index $MIX_DEV $MIX_IP6 >/dev/null
+}
+
+mixed_down() {
+	rdma link del $MIX_DEV 2>/dev/null
+	rdma link del $RXE_DEV 2>/dev/null
+	ip link del $RXE_NETDEV 2>/dev/null
+	ip netns del $NS_M 2>/dev/null
+	return 0
+}
+
 # The sysfs spelling of the GID of an IPv4 or IPv6 address (pure bash:
 # python3 takes seconds to start under a loaded TCG guest).
 ip_to_gid() {

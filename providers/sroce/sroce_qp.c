@@ -35,10 +35,20 @@ static_assert((int)IBV_WR_SEND_WITH_INV == IB_UVERBS_WR_SEND_WITH_INV &&
 static_assert((int)IBV_QPT_RC == IB_UVERBS_QPT_RC &&
 	      (int)IBV_QPT_UC == IB_UVERBS_QPT_UC &&
 	      (int)IBV_QPT_UD == IB_UVERBS_QPT_UD, "qp types");
-/* IBV_QP_EX_WITH_<op> is 1 << IBV_WR_<op> for the ten sroce offers. */
+/*
+ * IBV_QP_EX_WITH_<op> is 1 << IBV_WR_<op> for the first ten sroce offers;
+ * not for FLUSH (14, bit 11) and ATOMIC_WRITE (15, bit 12), which
+ * supported_send_ops() maps by name.
+ */
 static_assert(IBV_QP_EX_WITH_SEND_WITH_INV == 1 << IBV_WR_SEND_WITH_INV &&
 	      IBV_QP_EX_WITH_BIND_MW == 1 << IBV_WR_BIND_MW &&
 	      IBV_QP_EX_WITH_RDMA_WRITE == 1 << IBV_WR_RDMA_WRITE, "ops");
+static_assert((int)IBV_WR_FLUSH == IB_UVERBS_WR_FLUSH &&
+	      (int)IBV_WR_ATOMIC_WRITE == IB_UVERBS_WR_ATOMIC_WRITE &&
+	      (int)IBV_FLUSH_GLOBAL == IB_FLUSH_GLOBAL &&
+	      (int)IBV_FLUSH_PERSISTENT == IB_FLUSH_PERSISTENT &&
+	      (int)IBV_FLUSH_RANGE == IB_FLUSH_RANGE &&
+	      (int)IBV_FLUSH_MR == IB_FLUSH_MR, "flush, atomic write");
 
 #define SROCE_NUM_WR_OPCODES (IBV_WR_SEND_WITH_INV + 1)
 
@@ -337,10 +347,41 @@ static void sroce_wr_bind_mw(struct ibv_qp_ex *ibqpx, struct ibv_mw *mw,
 	sroce_wqe_set_bind_mw(wqe, mw, rkey, bi);
 }
 
-/* The WQE the data setters may fill, or NULL (error recorded). */
+static void sroce_wr_atomic_write(struct ibv_qp_ex *ibqpx, uint32_t rkey,
+				  uint64_t remote_addr, const void *atomic_wr)
+{
+	struct sroce_send_wqe *wqe = ex_begin(ibqpx, IBV_WR_ATOMIC_WRITE);
+
+	if (wqe)
+		sroce_wqe_set_atomic_write(wqe, remote_addr, rkey, atomic_wr);
+}
+
+/* type and level go as given: the responder NAKs what it cannot do. */
+static void sroce_wr_flush(struct ibv_qp_ex *ibqpx, uint32_t rkey,
+			   uint64_t remote_addr, size_t len, uint8_t type,
+			   uint8_t level)
+{
+	struct sroce_qp *qp = ex_to_sqp(ibqpx);
+	struct sroce_send_wqe *wqe = ex_begin(ibqpx, IBV_WR_FLUSH);
+	int err;
+
+	if (!wqe)
+		return;
+	err = sroce_check_flush(len, level);
+	if (err) {
+		ex_fail(qp, err);
+		return;
+	}
+	sroce_wqe_set_flush(wqe, remote_addr, rkey, len, type, level);
+}
+
+/*
+ * The WQE the data setters may fill, or NULL (error recorded): none for
+ * the opcodes whose WQE has no SGEs (local ones, FLUSH, ATOMIC_WRITE).
+ */
 static struct sroce_send_wqe *ex_data_wqe(struct sroce_qp *qp)
 {
-	if (qp->ex_wqe && sroce_wqe_is_local(qp->ex_wqe->opcode)) {
+	if (qp->ex_wqe && sroce_wqe_no_sges(qp->ex_wqe->opcode)) {
 		ex_fail(qp, EINVAL);
 		return NULL;
 	}
@@ -440,6 +481,10 @@ static uint64_t supported_send_ops(uint32_t qp_type)
 	for (op = 0; op < SROCE_NUM_WR_OPCODES; op++)
 		if (sroce_wqe_opcode_ok(qp_type, op))
 			ops |= 1ULL << op;
+	if (sroce_wqe_opcode_ok(qp_type, IBV_WR_FLUSH))
+		ops |= IBV_QP_EX_WITH_FLUSH;
+	if (sroce_wqe_opcode_ok(qp_type, IBV_WR_ATOMIC_WRITE))
+		ops |= IBV_QP_EX_WITH_ATOMIC_WRITE;
 	return ops;
 }
 
@@ -465,6 +510,10 @@ static void set_send_ops(struct ibv_qp_ex *x, uint64_t flags)
 		x->wr_local_inv = sroce_wr_local_inv;
 	if (flags & IBV_QP_EX_WITH_BIND_MW)
 		x->wr_bind_mw = sroce_wr_bind_mw;
+	if (flags & IBV_QP_EX_WITH_ATOMIC_WRITE)
+		x->wr_atomic_write = sroce_wr_atomic_write;
+	if (flags & IBV_QP_EX_WITH_FLUSH)
+		x->wr_flush = sroce_wr_flush;
 	x->wr_set_sge = sroce_wr_set_sge;
 	x->wr_set_sge_list = sroce_wr_set_sge_list;
 	x->wr_set_inline_data = sroce_wr_set_inline_data;

@@ -31,12 +31,16 @@ static_assert(sizeof(struct sroce_recv_wqe) % 8 == 0, "recv wqe");
  * outgoing payload. Must agree with kernel/core/opcode.c (seed-rules
  * R1.2: SEND on all; WRITE on RC/UC; READ and ATOMIC on RC only. SEND
  * with invalidate has packet opcodes on RC only; the local operations are
- * RC and UC, as rxe). Zero entries (TSO, DRIVER1, FLUSH, ATOMIC_WRITE,
- * anything unknown) are refused.
+ * RC and UC, as rxe; IBA 1.5's FLUSH and ATOMIC WRITE have RC opcodes
+ * only). Zero entries (TSO, DRIVER1, anything unknown) are refused.
+ * @payload: an outgoing payload from SGEs or inline data. @no_sges: the
+ * WQE carries no SGEs at all (local operations; FLUSH, and ATOMIC WRITE
+ * whose 8 bytes travel in the WQE itself).
  */
 static const struct {
 	uint8_t qpt_mask;
 	bool payload;
+	bool no_sges;
 } wr_opcode_info[] = {
 	[IBV_WR_RDMA_WRITE]		= { RC | UC, true },
 	[IBV_WR_RDMA_WRITE_WITH_IMM]	= { RC | UC, true },
@@ -45,9 +49,11 @@ static const struct {
 	[IBV_WR_RDMA_READ]		= { RC, false },
 	[IBV_WR_ATOMIC_CMP_AND_SWP]	= { RC, false },
 	[IBV_WR_ATOMIC_FETCH_AND_ADD]	= { RC, false },
-	[IBV_WR_LOCAL_INV]		= { RC | UC, false },
-	[IBV_WR_BIND_MW]		= { RC | UC, false },
+	[IBV_WR_LOCAL_INV]		= { RC | UC, false, true },
+	[IBV_WR_BIND_MW]		= { RC | UC, false, true },
 	[IBV_WR_SEND_WITH_INV]		= { RC, true },
+	[IBV_WR_FLUSH]			= { RC, false, true },
+	[IBV_WR_ATOMIC_WRITE]		= { RC, false, true },
 };
 
 #define NUM_OPCODES (sizeof(wr_opcode_info) / sizeof(wr_opcode_info[0]))
@@ -84,6 +90,11 @@ bool sroce_wqe_is_local(uint32_t opcode)
 	return opcode == IBV_WR_LOCAL_INV || opcode == IBV_WR_BIND_MW;
 }
 
+bool sroce_wqe_no_sges(uint32_t opcode)
+{
+	return opcode < NUM_OPCODES && wr_opcode_info[opcode].no_sges;
+}
+
 /* Too many send SGEs: mlx5 answers ENOMEM (no room in the WQE), so do we. */
 int sroce_check_sge_count(const struct sroce_sq_caps *caps, uint64_t num_sge)
 {
@@ -98,6 +109,18 @@ int sroce_check_inline(const struct sroce_sq_caps *caps, uint32_t opcode,
 	/* mlx5 answers ENOMEM (no room in the WQE), and so do we. */
 	if (length > caps->max_inline)
 		return ENOMEM;
+	return 0;
+}
+
+int sroce_check_flush(uint64_t length, uint8_t level)
+{
+	/*
+	 * The WQE's length is 32 bits, as the FETH's DMA length. A whole-MR
+	 * flush ignores it (rdma-core's test passes any size), so only a
+	 * range must fit. type and other levels are the responder's to judge.
+	 */
+	if (level == IBV_FLUSH_RANGE && length > UINT32_MAX)
+		return EINVAL;
 	return 0;
 }
 
@@ -120,10 +143,25 @@ int sroce_send_wr_check(const struct sroce_sq_caps *caps,
 
 	if (!sroce_wqe_opcode_ok(caps->qp_type, wr->opcode) || wr->num_sge < 0)
 		return EINVAL;
+	/*
+	 * struct ibv_send_wr has no field for a FLUSH's type and level, so a
+	 * FLUSH can only be posted through ibv_wr_flush() (rxe refuses it
+	 * here too).
+	 */
+	if (wr->opcode == IBV_WR_FLUSH)
+		return EINVAL;
 	err = sroce_check_sge_count(caps, (uint32_t)wr->num_sge);
 	if (err)
 		return err;
-	if (wr->send_flags & IBV_SEND_INLINE) {
+	/*
+	 * ATOMIC WRITE: the SGEs (or inline pieces) hold the 8 bytes, which
+	 * the WQE carries itself, so max_inline does not apply.
+	 */
+	if (wr->opcode == IBV_WR_ATOMIC_WRITE) {
+		if (sge_total(wr->sg_list, wr->num_sge) !=
+		    SROCE_ATOMIC_WRITE_LEN)
+			return EINVAL;
+	} else if (wr->send_flags & IBV_SEND_INLINE) {
 		err = sroce_check_inline(caps, wr->opcode,
 					 sge_total(wr->sg_list, wr->num_sge));
 		if (err)
@@ -166,6 +204,46 @@ void sroce_wqe_set_atomic(struct sroce_send_wqe *wqe, uint64_t remote_addr,
 	wqe->wr.atomic.compare_add = compare_add;
 	wqe->wr.atomic.swap = swap;
 	wqe->wr.atomic.rkey = rkey;
+}
+
+void sroce_wqe_set_atomic_write(struct sroce_send_wqe *wqe,
+				uint64_t remote_addr, uint32_t rkey,
+				const void *value)
+{
+	wqe->wr.atomic_write.remote_addr = remote_addr;
+	wqe->wr.atomic_write.rkey = rkey;
+	memcpy(wqe->wr.atomic_write.value, value, SROCE_ATOMIC_WRITE_LEN);
+}
+
+void sroce_wqe_set_flush(struct sroce_send_wqe *wqe, uint64_t remote_addr,
+			 uint32_t rkey, uint64_t length, uint8_t type,
+			 uint8_t level)
+{
+	wqe->wr.flush.remote_addr = remote_addr;
+	wqe->wr.flush.rkey = rkey;
+	/* A whole-MR flush has no range: length 0, whatever was given. */
+	wqe->wr.flush.length = level == IBV_FLUSH_MR ? 0 : (uint32_t)length;
+	wqe->wr.flush.type = type;
+	wqe->wr.flush.level = level;
+}
+
+/*
+ * The 8 bytes of a classic ATOMIC WRITE, from its SGEs (checked to total
+ * 8). Their addresses are this process's memory, inline or not, so they
+ * are read here as inline data is; the L_Keys are not looked at.
+ */
+static void gather_atomic_write(uint8_t value[SROCE_ATOMIC_WRITE_LEN],
+				const struct ibv_sge *sg, uint32_t num_sge)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < num_sge; i++) {
+		if (!sg[i].length)
+			continue;
+		memcpy(value + n, (const void *)(uintptr_t)sg[i].addr,
+		       sg[i].length);
+		n += sg[i].length;
+	}
 }
 
 void sroce_wqe_set_ud(struct sroce_send_wqe *wqe, uint32_t ah_index,
@@ -236,6 +314,8 @@ void sroce_wqe_from_wr(const struct sroce_sq_caps *caps,
 		       struct sroce_send_wqe *wqe,
 		       const struct ibv_send_wr *wr)
 {
+	uint8_t value[SROCE_ATOMIC_WRITE_LEN];
+
 	sroce_wqe_init(wqe, wr->wr_id, wr->opcode, wr->send_flags);
 	switch (wr->opcode) {
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
@@ -266,13 +346,18 @@ void sroce_wqe_from_wr(const struct sroce_sq_caps *caps,
 		sroce_wqe_set_bind_mw(wqe, wr->bind_mw.mw, wr->bind_mw.rkey,
 				      &wr->bind_mw.bind_info);
 		break;
+	case IBV_WR_ATOMIC_WRITE:
+		gather_atomic_write(value, wr->sg_list, (uint32_t)wr->num_sge);
+		sroce_wqe_set_atomic_write(wqe, wr->wr.rdma.remote_addr,
+					   wr->wr.rdma.rkey, value);
+		break;
 	default:
 		break;
 	}
 	if (caps->qp_type == IBV_QPT_UD)
 		sroce_wqe_set_ud(wqe, sroce_ah_index(wr->wr.ud.ah),
 				 wr->wr.ud.remote_qpn, wr->wr.ud.remote_qkey);
-	if (sroce_wqe_is_local(wr->opcode))
+	if (sroce_wqe_no_sges(wr->opcode))
 		return;
 	if (wr->send_flags & IBV_SEND_INLINE)
 		sroce_wqe_set_inline_sges(wqe, wr->sg_list, wr->num_sge);

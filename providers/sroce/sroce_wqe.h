@@ -58,6 +58,14 @@ bool sroce_wqe_opcode_ok(uint32_t qp_type, uint32_t opcode);
 bool sroce_wqe_has_payload(uint32_t opcode);
 /* Does @opcode move no local data at all (LOCAL_INV, BIND_MW)? */
 bool sroce_wqe_is_local(uint32_t opcode);
+/*
+ * Does @opcode's WQE carry no SGEs and no inline data (the local ones,
+ * FLUSH, ATOMIC_WRITE)? num_sge and inline_len stay 0 in its WQE.
+ */
+bool sroce_wqe_no_sges(uint32_t opcode);
+
+/* The bytes an ATOMIC WRITE puts at the remote address (IBA 1.5). */
+#define SROCE_ATOMIC_WRITE_LEN 8
 
 /*
  * Immediate errors (seed-rules R3.1), checked before any byte of a WR is
@@ -65,9 +73,13 @@ bool sroce_wqe_is_local(uint32_t opcode);
  *   EINVAL  opcode unknown or not allowed on the QP type; num_sge above
  *           the QP's max; INLINE on an opcode without a payload; a UD WR
  *           without an AH; BIND_MW without a window, or with a length
- *           but no MR;
+ *           but no MR; FLUSH through ibv_post_send (ibv_send_wr has no
+ *           type or level); ATOMIC_WRITE whose SGEs (or inline pieces)
+ *           do not total exactly 8 bytes; sroce_check_flush(): a
+ *           level IBV_FLUSH_RANGE flush over 2^32 - 1 bytes;
  *   ENOMEM  inline payload above max_inline_data (as mlx5).
  */
+int sroce_check_flush(uint64_t length, uint8_t level);
 int sroce_check_sge_count(const struct sroce_sq_caps *caps,
 			  uint64_t num_sge);
 int sroce_check_inline(const struct sroce_sq_caps *caps, uint32_t opcode,
@@ -88,6 +100,17 @@ void sroce_wqe_set_rdma(struct sroce_send_wqe *wqe, uint64_t remote_addr,
 			uint32_t rkey);
 void sroce_wqe_set_atomic(struct sroce_send_wqe *wqe, uint64_t remote_addr,
 			  uint32_t rkey, uint64_t compare_add, uint64_t swap);
+/* ATOMIC WRITE: the 8 bytes at @value go into the WQE as they are. */
+void sroce_wqe_set_atomic_write(struct sroce_send_wqe *wqe,
+				uint64_t remote_addr, uint32_t rkey,
+				const void *value);
+/*
+ * FLUSH: @type and @level as given (the responder judges them); a level
+ * IBV_FLUSH_MR WQE has length 0. @length passed sroce_check_flush().
+ */
+void sroce_wqe_set_flush(struct sroce_send_wqe *wqe, uint64_t remote_addr,
+			 uint32_t rkey, uint64_t length, uint8_t type,
+			 uint8_t level);
 void sroce_wqe_set_ud(struct sroce_send_wqe *wqe, uint32_t ah_index,
 		      uint32_t remote_qpn, uint32_t remote_qkey);
 void sroce_wqe_set_bind_mw(struct sroce_send_wqe *wqe, struct ibv_mw *mw,

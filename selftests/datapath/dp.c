@@ -177,6 +177,30 @@ static void split2(const char *s, const char *out[2])
 	}
 }
 
+/*
+ * The reason DP_SKIP gives for case @name, or NULL. DP_SKIP is a list of
+ * "NAME=reason" separated by '|', exact names (interop_rxe.sh: cases a
+ * peer cannot do are skipped with their reason, never counted passed).
+ */
+static const char *skip_reason(const char *name)
+{
+	static char why[256];
+	const char *s = getenv("DP_SKIP"), *e, *eq;
+	size_t len = strlen(name);
+
+	for (; s && *s; s = *e ? e + 1 : e) {
+		e = strchr(s, '|');
+		if (!e)
+			e = s + strlen(s);
+		eq = memchr(s, '=', e - s);
+		if (!eq || (size_t)(eq - s) != len || strncmp(s, name, len))
+			continue;
+		snprintf(why, sizeof(why), "%.*s", (int)(e - eq - 1), eq + 1);
+		return why;
+	}
+	return NULL;
+}
+
 int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 {
 	int o, list = 0, failed = 0, skipped = 0;
@@ -232,6 +256,12 @@ int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 		k++;
 		if (c->fam == 6 && !conf.ip6[0]) {
 			printf("ok %zu %s # SKIP no IPv6 addresses given\n", k, c->name);
+			skipped++;
+			continue;
+		}
+		if (skip_reason(c->name)) {
+			printf("ok %zu %s # SKIP %s\n", k, c->name,
+			       skip_reason(c->name));
 			skipped++;
 			continue;
 		}
@@ -389,10 +419,11 @@ void dp_close(struct dp_dev *d)
 
 /* ---- QP pairs ------------------------------------------------------- */
 
-static void buf_alloc(struct dp_dev *d, struct dp_buf *b, size_t len)
+static void buf_alloc(struct dp_dev *d, struct dp_buf *b, size_t len,
+		      unsigned int extra)
 {
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | extra;
 
 	b->len = len;
 	CHECK(!posix_memalign((void **)&b->p, 4096, len), "no memory for %zu bytes", len);
@@ -477,6 +508,7 @@ static void make_end(struct dp_pair *p, struct dp_end *e, struct dp_dev *d, int 
 			qa.send_ops_flags |= IBV_QP_EX_WITH_RDMA_READ |
 					     IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
 					     IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+		qa.send_ops_flags |= cfg->send_ops_extra;
 	}
 	e->qp = ibv_create_qp_ex(d->ctx, &qa);
 	CHECK(e->qp, "create_qp type %d on %s (send_wr %u sge %u/%u inline %u): %s",
@@ -490,7 +522,7 @@ static void make_end(struct dp_pair *p, struct dp_end *e, struct dp_dev *d, int 
 		e->qpx = ibv_qp_to_qp_ex(e->qp);
 		CHECK(e->qpx, "ibv_qp_to_qp_ex");
 	}
-	buf_alloc(d, &e->buf, cfg->buf_len);
+	buf_alloc(d, &e->buf, cfg->buf_len, cfg->mr_access_extra);
 }
 
 static void to_init(struct dp_pair *p, struct dp_end *e)
@@ -510,6 +542,7 @@ static void to_init(struct dp_pair *p, struct dp_end *e)
 		if (p->cfg.type == IBV_QPT_RC)
 			at.qp_access_flags |= IBV_ACCESS_REMOTE_READ |
 					      IBV_ACCESS_REMOTE_ATOMIC;
+		at.qp_access_flags |= p->cfg.qp_access_extra;
 		mask |= IBV_QP_ACCESS_FLAGS;
 	}
 	CHECK(!ibv_modify_qp(e->qp, &at, mask), "modify_qp to INIT: %s", strerror(errno));
@@ -870,6 +903,8 @@ static const char *wc_opcode_str(int op)
 	case IBV_WC_LOCAL_INV: return "LOCAL_INV";
 	case IBV_WC_RECV: return "RECV";
 	case IBV_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
+	case IBV_WC_FLUSH: return "FLUSH";
+	case IBV_WC_ATOMIC_WRITE: return "ATOMIC_WRITE";
 	}
 	return "?";
 }

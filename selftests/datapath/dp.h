@@ -92,6 +92,12 @@ struct dp_cfg {
 	int rc_timers;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t max_rd_atomic, max_dest_rd_atomic;	/* 0: min(device, 16) */
+	/*
+	 * Added to the defaults: both QPs' access flags at INIT, both
+	 * buffers' MR access, and (qpex) the IBV_QP_EX_WITH_* send ops.
+	 */
+	unsigned int qp_access_extra, mr_access_extra;
+	uint64_t send_ops_extra;
 };
 
 struct dp_end {

@@ -6,21 +6,28 @@
 # devs_up) or "rxe" (the kernel's rdma_rxe as the reference: rxe0 on a veth
 # in the init namespace, both ends on it, since rxe's UDP socket lives in
 # init_net only). run_guest.sh --target rxe runs the tests tagged rxe in
-# tests.list with DP_TARGET=rxe. End A is the server / requester, end B the client.
+# tests.list with DP_TARGET=rxe. "mixed" and "mixed_r": sroce and rdma_rxe
+# on the two ends of one veth (lib.sh mixed_up), A=sroce_m B=rxe0 (mixed)
+# or A=rxe0 B=sroce_m (mixed_r); datapath/interop_rxe.sh runs them.
+# End A is the server / requester, end B the client.
 # shellcheck shell=bash
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 DP_TARGET=${DP_TARGET:-sroce}
 
+# Run alone (not from run_guest.sh), libsroce may not be installed.
+dp_libsroce() {
+	[ -e /etc/libibverbs.d/sroce.driver ] || {
+		install -m 644 "$BUILD"/provider/libsroce-rdmav*.so \
+			/usr/lib/x86_64-linux-gnu/libibverbs/ &&
+		install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/
+	} || fail "cannot install libsroce (make provider)"
+}
+
 dp_up() {
 	case $DP_TARGET in
 	sroce)
-		# Run alone (not from run_guest.sh), libsroce may not be installed.
-		[ -e /etc/libibverbs.d/sroce.driver ] || {
-			install -m 644 "$BUILD"/provider/libsroce-rdmav*.so \
-				/usr/lib/x86_64-linux-gnu/libibverbs/ &&
-			install -m 644 "$BUILD/provider/sroce.driver" /etc/libibverbs.d/
-		} || fail "cannot install libsroce (make provider)"
+		dp_libsroce
 		sroce_load || fail "cannot load $SROCE_KO"
 		topo_up || fail "topology"
 		devs_up || fail "rdma link add"
@@ -33,7 +40,21 @@ dp_up() {
 		DEV_A=$RXE_DEV DEV_B=$RXE_DEV NS_EXEC_A="" NS_EXEC_B=""
 		A4=$RXE_IP4 B4=$RXE_IP4 A6=$RXE_IP6 B6=$RXE_IP6
 		;;
-	*) fail "unknown DP_TARGET '$DP_TARGET' (sroce or rxe)" ;;
+	mixed | mixed_r)
+		dp_libsroce
+		sroce_load || fail "cannot load $SROCE_KO"
+		mixed_up || fail "cannot set up sroce and rdma_rxe on one veth"
+		if [ "$DP_TARGET" = mixed ]; then
+			DEV_A=$MIX_DEV DEV_B=$RXE_DEV
+			NS_EXEC_A="ip netns exec $NS_M" NS_EXEC_B=""
+			A4=$MIX_IP4 B4=$RXE_IP4 A6=$MIX_IP6 B6=$RXE_IP6
+		else
+			DEV_A=$RXE_DEV DEV_B=$MIX_DEV
+			NS_EXEC_A="" NS_EXEC_B="ip netns exec $NS_M"
+			A4=$RXE_IP4 B4=$MIX_IP4 A6=$RXE_IP6 B6=$MIX_IP6
+		fi
+		;;
+	*) fail "unknown DP_TARGET '$DP_TARGET' (sroce, rxe, mixed or mixed_r)" ;;
 	esac
 	local d
 	for d in "$DEV_A $A4" "$DEV_A $A6" "$DEV_B $B4" "$DEV_B $B6"; do
@@ -48,6 +69,7 @@ dp_down() {
 	case $DP_TARGET in
 	sroce) devs_down; topo_down ;;
 	rxe) rxe_down ;;
+	mixed | mixed_r) mixed_down ;;
 	esac
 }
 

@@ -208,6 +208,8 @@ static const struct {
 	{ IBV_WR_LOCAL_INV, "LOCAL_INV" },
 	{ IBV_WR_BIND_MW, "BIND_MW" },
 	{ IBV_WR_SEND_WITH_INV, "SEND_INV" },
+	{ IBV_WR_FLUSH, "FLUSH" },
+	{ IBV_WR_ATOMIC_WRITE, "ATOMIC_WRITE" },
 };
 
 /* The provider refuses exactly what the kernel would (one table each). */
@@ -239,8 +241,7 @@ TEST(opcode_table_matches_kernel_core)
 TEST(opcode_unknown_refused)
 {
 	static const uint32_t bad_ops[] = {
-		IBV_WR_TSO, IBV_WR_DRIVER1, 12, 13, IBV_WR_FLUSH,
-		IBV_WR_ATOMIC_WRITE, 16, 255, 0xffffffff,
+		IBV_WR_TSO, IBV_WR_DRIVER1, 12, 13, 16, 255, 0xffffffff,
 	};
 	static const uint32_t bad_qpts[] = {
 		0, 1, 5, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND,
@@ -254,6 +255,24 @@ TEST(opcode_unknown_refused)
 	}
 	for (i = 0; i < ARRAY_SIZE(bad_qpts); i++)
 		EXPECT_FALSE(sroce_wqe_opcode_ok(bad_qpts[i], IBV_WR_SEND));
+}
+
+/* IBA 1.5's FLUSH and ATOMIC WRITE: RC only, no SGEs, no payload. */
+TEST(opcode_flush_atomic_write_rc_only)
+{
+	static const uint32_t ops[] = { IBV_WR_FLUSH, IBV_WR_ATOMIC_WRITE };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		EXPECT_TRUE(sroce_wqe_opcode_ok(IBV_QPT_RC, ops[i]));
+		EXPECT_FALSE(sroce_wqe_opcode_ok(IBV_QPT_UC, ops[i]));
+		EXPECT_FALSE(sroce_wqe_opcode_ok(IBV_QPT_UD, ops[i]));
+		EXPECT_FALSE(sroce_wqe_has_payload(ops[i]));
+		EXPECT_TRUE(sroce_wqe_no_sges(ops[i]));
+	}
+	EXPECT_FALSE(sroce_wqe_no_sges(IBV_WR_SEND));
+	EXPECT_FALSE(sroce_wqe_no_sges(IBV_WR_ATOMIC_FETCH_AND_ADD));
+	EXPECT_FALSE(sroce_wqe_no_sges(16));
 }
 
 /* seed-rules R1.2: the WR check gives EINVAL for a wrong QP type. */
@@ -285,6 +304,73 @@ TEST(wr_check_opcode_per_qp_type)
 	EXPECT_EQ(sroce_send_wr_check(&ud_caps, &wr), EINVAL);
 	wr.opcode = IBV_WR_TSO;
 	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), EINVAL);
+}
+
+/*
+ * ibv_post_send's FLUSH has no type or level to give: always EINVAL.
+ * ATOMIC WRITE: RC only, its SGEs (or inline pieces) exactly 8 bytes.
+ */
+TEST(wr_check_flush_atomic_write)
+{
+	static const struct sroce_sq_caps rc_no_inline = {
+		.qp_type = IBV_QPT_RC, .max_sge = 4, .max_inline = 0,
+	};
+	struct ibv_sge sg[3] = {};
+	struct ibv_send_wr wr;
+
+	send_wr(&wr, 0, NULL, sg);
+	wr.opcode = IBV_WR_FLUSH;
+	wr.num_sge = 0;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), EINVAL);
+	EXPECT_EQ(sroce_send_wr_check(&uc_caps, &wr), EINVAL);
+
+	wr.opcode = IBV_WR_ATOMIC_WRITE;
+	wr.num_sge = 1;
+	sg[0].length = 8;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), 0);
+	EXPECT_EQ(sroce_send_wr_check(&uc_caps, &wr), EINVAL);
+	EXPECT_EQ(sroce_send_wr_check(&ud_caps, &wr), EINVAL);
+	sg[0].length = 4;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), EINVAL);
+	sg[0].length = 9;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), EINVAL);
+	wr.num_sge = 0;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), EINVAL);
+	/* Pieces that add up to 8, empty ones included. */
+	wr.num_sge = 3;
+	sg[0].length = 4;
+	sg[1].length = 0;
+	sg[2].length = 4;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), 0);
+	/* A 32-bit sum of these would be 8. */
+	sg[1].length = 0xffffffff;
+	sg[2].length = 5;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), EINVAL);
+	/* Inline: the 8 bytes live in the WQE, max_inline does not count. */
+	wr.num_sge = 1;
+	sg[0].length = 8;
+	wr.send_flags |= IBV_SEND_INLINE;
+	EXPECT_EQ(sroce_send_wr_check(&rc_no_inline, &wr), 0);
+	sg[0].length = 4;
+	EXPECT_EQ(sroce_send_wr_check(&rc_no_inline, &wr), EINVAL);
+	/* More SGEs than the QP has: ENOMEM first, as for every opcode. */
+	wr.num_sge = 5;
+	EXPECT_EQ(sroce_send_wr_check(&rc_caps, &wr), ENOMEM);
+}
+
+/* ibv_wr_flush(): only a range must fit the WQE's 32-bit length. */
+TEST(flush_length_check)
+{
+	EXPECT_EQ(sroce_check_flush(0, IBV_FLUSH_RANGE), 0);
+	EXPECT_EQ(sroce_check_flush(UINT32_MAX, IBV_FLUSH_RANGE), 0);
+	EXPECT_EQ(sroce_check_flush((uint64_t)UINT32_MAX + 1, IBV_FLUSH_RANGE),
+		  EINVAL);
+	EXPECT_EQ(sroce_check_flush(UINT64_MAX, IBV_FLUSH_RANGE), EINVAL);
+	/* The whole MR: any length, it is not used. */
+	EXPECT_EQ(sroce_check_flush(UINT64_MAX, IBV_FLUSH_MR), 0);
+	EXPECT_EQ(sroce_check_flush(12345678, IBV_FLUSH_MR), 0);
+	/* Unknown levels are the responder's to refuse. */
+	EXPECT_EQ(sroce_check_flush((uint64_t)UINT32_MAX + 1, 7), 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -525,6 +611,148 @@ TEST(wqe_each_opcode_rc)
 	w = build(&t, &rc_caps, &wr);
 	EXPECT_EQ(w->wr.bind_mw.mr_lkey, 0);
 	EXPECT_EQ(w->wr.bind_mw.length, 0);
+	ring_free(&t);
+}
+
+/* The 8 bytes of a classic ATOMIC WRITE, gathered into the WQE. */
+TEST(wqe_atomic_write_from_wr)
+{
+	static const uint8_t want[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint8_t lo[4] = { 1, 2, 3, 4 }, hi[4] = { 5, 6, 7, 8 };
+	struct ibv_sge sg[3] = {
+		{ .addr = (uintptr_t)lo, .length = 4, .lkey = 1 },
+		{ .addr = 0x2000, .length = 0, .lkey = 2 },
+		{ .addr = (uintptr_t)hi, .length = 4, .lkey = 3 },
+	};
+	struct sroce_send_wqe *w;
+	struct ibv_send_wr wr;
+	struct test_ring t;
+
+	ASSERT_EQ(ring_make(&t, 1, sroce_send_wqe_size(4, 64), 2, 0), 0);
+	send_wr(&wr, 5, NULL, &sges[0]);
+	wr.opcode = IBV_WR_ATOMIC_WRITE;
+	wr.sg_list = sg;
+	wr.num_sge = 3;
+	wr.wr.rdma.remote_addr = 0x7f00dead0008ULL;
+	wr.wr.rdma.rkey = 0x5151;
+	wr.send_flags = IBV_SEND_SIGNALED | IBV_SEND_FENCE;
+	ASSERT_EQ(sroce_send_wr_check(&rc_caps, &wr), 0);
+	w = build(&t, &rc_caps, &wr);
+	EXPECT_EQ(w->wr_id, WRID(5));
+	EXPECT_EQ(w->opcode, IBV_WR_ATOMIC_WRITE);
+	EXPECT_EQ(w->send_flags, IBV_SEND_SIGNALED | IBV_SEND_FENCE);
+	EXPECT_EQ(w->wr.atomic_write.remote_addr, 0x7f00dead0008ULL);
+	EXPECT_EQ(w->wr.atomic_write.rkey, 0x5151);
+	EXPECT_EQ(w->wr.atomic_write.reserved, 0);
+	EXPECT_MEMEQ(w->wr.atomic_write.value, want, 8);
+	EXPECT_EQ(w->num_sge, 0);
+	EXPECT_EQ(w->inline_len, 0);
+	EXPECT_EQ(w->imm_data, 0);
+	EXPECT_TRUE(all_bytes((uint8_t *)&w->wr + 24, 0, sizeof(w->wr) - 24));
+
+	/* Inline gives the same WQE, without the INLINE flag (no data). */
+	wr.send_flags |= IBV_SEND_INLINE;
+	wr.num_sge = 1;
+	sg[0].addr = (uintptr_t)want;
+	sg[0].length = 8;
+	w = build(&t, &rc_caps, &wr);
+	EXPECT_MEMEQ(w->wr.atomic_write.value, want, 8);
+	EXPECT_EQ(w->send_flags, IBV_SEND_SIGNALED | IBV_SEND_FENCE);
+	EXPECT_EQ(w->num_sge, 0);
+	EXPECT_EQ(w->inline_len, 0);
+	ring_free(&t);
+}
+
+/* The ibv_qp_ex setters of IBA 1.5's two opcodes. */
+TEST(wqe_flush_atomic_write_setters)
+{
+	static const uint8_t v[8] = { 0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5,
+				      0x96, 0x87 };
+	struct sroce_send_wqe *w;
+	struct test_ring t;
+
+	ASSERT_EQ(ring_make(&t, 1, sroce_send_wqe_size(4, 64), 2, 0), 0);
+	w = sroce_uring_slot(&t.r, 0);
+	memset(w, GARBAGE, t.r.stride);
+	sroce_wqe_init(w, 11, IBV_WR_ATOMIC_WRITE,
+		       IBV_SEND_SIGNALED | IBV_SEND_INLINE);
+	sroce_wqe_set_atomic_write(w, 0x1000, 0x22, v);
+	EXPECT_EQ(w->opcode, IBV_WR_ATOMIC_WRITE);
+	EXPECT_EQ(w->send_flags, IBV_SEND_SIGNALED);
+	EXPECT_EQ(w->wr.atomic_write.remote_addr, 0x1000);
+	EXPECT_EQ(w->wr.atomic_write.rkey, 0x22);
+	EXPECT_EQ(w->wr.atomic_write.reserved, 0);
+	EXPECT_MEMEQ(w->wr.atomic_write.value, v, 8);
+	EXPECT_EQ(w->num_sge, 0);
+	EXPECT_EQ(w->inline_len, 0);
+
+	memset(w, GARBAGE, t.r.stride);
+	sroce_wqe_init(w, 12, IBV_WR_FLUSH, IBV_SEND_SIGNALED);
+	sroce_wqe_set_flush(w, 0x2008, 0x33, 4096, IBV_FLUSH_GLOBAL,
+			    IBV_FLUSH_RANGE);
+	EXPECT_EQ(w->opcode, IBV_WR_FLUSH);
+	EXPECT_EQ(w->wr.flush.remote_addr, 0x2008);
+	EXPECT_EQ(w->wr.flush.rkey, 0x33);
+	EXPECT_EQ(w->wr.flush.length, 4096);
+	EXPECT_EQ(w->wr.flush.type, IBV_FLUSH_GLOBAL);
+	EXPECT_EQ(w->wr.flush.level, IBV_FLUSH_RANGE);
+	EXPECT_TRUE(all_bytes(w->wr.flush.reserved, 0, 6));
+	EXPECT_EQ(w->num_sge, 0);
+	EXPECT_EQ(w->inline_len, 0);
+	sroce_wqe_set_flush(w, 0x2008, 0x33, UINT32_MAX, IBV_FLUSH_PERSISTENT,
+			    IBV_FLUSH_RANGE);
+	EXPECT_EQ(w->wr.flush.length, UINT32_MAX);
+	EXPECT_EQ(w->wr.flush.type, IBV_FLUSH_PERSISTENT);
+	/* The whole MR: length 0 whatever was given. */
+	sroce_wqe_set_flush(w, 0, 0x33, 12345678, IBV_FLUSH_GLOBAL,
+			    IBV_FLUSH_MR);
+	EXPECT_EQ(w->wr.flush.length, 0);
+	EXPECT_EQ(w->wr.flush.level, IBV_FLUSH_MR);
+	/* type 0, unknown type bits, unknown level: passed through. */
+	sroce_wqe_set_flush(w, 0x40, 0x33, 8, 0, IBV_FLUSH_RANGE);
+	EXPECT_EQ(w->wr.flush.type, 0);
+	sroce_wqe_set_flush(w, 0x40, 0x33, 8, 0xfc, 2);
+	EXPECT_EQ(w->wr.flush.type, 0xfc);
+	EXPECT_EQ(w->wr.flush.level, 2);
+	EXPECT_EQ(w->wr.flush.length, 8);
+	ring_free(&t);
+}
+
+/* A classic FLUSH or a short ATOMIC WRITE stops a list with EINVAL. */
+TEST(sq_post_flush_atomic_write_bad_wr)
+{
+	struct ibv_send_wr wr[3], *bad = NULL;
+	struct ibv_sge sg[3];
+	uint64_t word = 0x0102030405060708ULL;
+	struct test_ring t;
+	uint32_t posted;
+
+	ASSERT_EQ(ring_make(&t, 2, sroce_send_wqe_size(4, 64), 4, 0), 0);
+	hook_watch(&t.r, true);
+	send_wr(&wr[0], 0, &wr[1], &sg[0]);
+	send_wr(&wr[1], 1, &wr[2], &sg[1]);
+	send_wr(&wr[2], 2, NULL, &sg[2]);
+	wr[1].opcode = IBV_WR_ATOMIC_WRITE;
+	sg[1].addr = (uintptr_t)&word;
+	sg[1].length = 4;
+	EXPECT_EQ(sroce_sq_post(&t.r, &rc_caps, wr, &bad, &posted), EINVAL);
+	EXPECT_TRUE(bad == &wr[1]);
+	EXPECT_EQ(posted, 1);
+	EXPECT_EQ(t.r.hdr->prod, 1);
+	EXPECT_TRUE(all_bytes(sroce_uring_slot(&t.r, 1), GARBAGE, t.r.stride));
+
+	/* Exactly 8 bytes: posted; then a classic FLUSH is refused. */
+	sg[1].length = 8;
+	wr[2].opcode = IBV_WR_FLUSH;
+	wr[2].num_sge = 0;
+	EXPECT_EQ(sroce_sq_post(&t.r, &rc_caps, &wr[1], &bad, &posted), EINVAL);
+	EXPECT_TRUE(bad == &wr[2]);
+	EXPECT_EQ(posted, 1);
+	EXPECT_EQ(t.r.hdr->prod, 2);
+	EXPECT_EQ(hook.bad, 0);
+	EXPECT_MEMEQ(((struct sroce_send_wqe *)sroce_uring_slot(&t.r, 1))
+		     ->wr.atomic_write.value, &word, 8);
+	hook_watch(NULL, true);
 	ring_free(&t);
 }
 
