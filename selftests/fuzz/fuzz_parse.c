@@ -23,6 +23,13 @@ static void clear_reserved(u8 *hdr, const struct sroce_opcode_info *info)
 	hdr[SROCE_BTH_APSN_OFF] &= 0x80;	/* keep AckReq */
 	if (info->mask & SROCE_M_DETH)
 		hdr[info->offset[SROCE_EXT_DETH] + SROCE_DETH_SQP_OFF] = 0;
+	if (info->mask & SROCE_M_FETH) {
+		u8 *feth = hdr + info->offset[SROCE_EXT_FETH];
+
+		/* only the placement type and selectivity level: bits 5:0 */
+		feth[0] = feth[1] = feth[2] = 0;
+		feth[3] &= 0x3f;
+	}
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
