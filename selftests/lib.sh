@@ -206,15 +206,22 @@ RXE_NETDEV=rxe_v0
 RXE_IP4=198.51.100.1
 RXE_IP6=2001:db8:1::1
 
-rxe_up() {
-	rxe_down
+# rxe_dev_up [NETNS]: rxe0 on rxe_v0 with RXE_IP4 and RXE_IP6; the veth's
+# other end, rxe_v1, stays here or goes to NETNS, down.
+rxe_dev_up() {
 	modprobe rdma_rxe || return 1
-	ip link add $RXE_NETDEV type veth peer name rxe_v1 || return 1
+	ip link add $RXE_NETDEV type veth peer name rxe_v1 ${1:+netns "$1"} ||
+		return 1
 	ip addr add $RXE_IP4/24 dev $RXE_NETDEV
 	ip addr add $RXE_IP6/64 dev $RXE_NETDEV nodad
-	ip link set rxe_v1 up
 	ip link set $RXE_NETDEV up
-	rdma link add $RXE_DEV type rxe netdev $RXE_NETDEV || return 1
+	rdma link add $RXE_DEV type rxe netdev $RXE_NETDEV
+}
+
+rxe_up() {
+	rxe_down
+	rxe_dev_up || return 1
+	ip link set rxe_v1 up
 	wait_for 10 gid_index $RXE_DEV $RXE_IP4 >/dev/null &&
 		wait_for 10 gid_index $RXE_DEV $RXE_IP6 >/dev/null
 }
@@ -237,17 +244,12 @@ MIX_IP6=2001:db8:1::2
 
 mixed_up() {
 	mixed_down
-	modprobe rdma_rxe || return 1
 	ip netns add $NS_M || return 1
-	ip link add $RXE_NETDEV type veth peer name rxe_v1 netns $NS_M || return 1
-	ip addr add $RXE_IP4/24 dev $RXE_NETDEV
-	ip addr add $RXE_IP6/64 dev $RXE_NETDEV nodad
+	rxe_dev_up $NS_M || return 1
 	ip -n $NS_M addr add $MIX_IP4/24 dev rxe_v1
 	ip -n $NS_M addr add $MIX_IP6/64 dev rxe_v1 nodad
 	ip -n $NS_M link set lo up
 	ip -n $NS_M link set rxe_v1 up
-	ip link set $RXE_NETDEV up
-	rdma link add $RXE_DEV type rxe netdev $RXE_NETDEV || return 1
 	link_add $NS_M $MIX_DEV rxe_v1 || return 1
 	wait_for 10 gid_index $RXE_DEV $RXE_IP4 >/dev/null &&
 		wait_for 10 gid_index $RXE_DEV $RXE_IP6 >/dev/null &&

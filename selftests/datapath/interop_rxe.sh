@@ -20,9 +20,10 @@ known_skips() {
 	inv="$inv IB_WC_WITH_INVALIDATE as IBV_WC_IP_CSUM_OK"
 	local retry="rxe's requester never runs out of retry_cnt 7: its"
 	retry="$retry completer decrements retry_cnt only when it is not 7"
-	local flush="rdma_rxe (Linux 6.12) sends FLUSH with an ICRC that is"
-	flush="$flush not its bytes' and drops FLUSH whose ICRC is right"
-	flush="$flush (captures checked with net/roce_pkt.py icrc())"
+	local flush="rdma_rxe (Linux 6.12) computes a FLUSH's ICRC over the"
+	flush="$flush wrong bytes, sent or received: its opcode table gives"
+	flush="$flush RC_FLUSH no payload offset (rxe_opcode.c; captures"
+	flush="$flush checked with net/roce_pkt.py icrc())"
 	local f c
 	case $1:$2 in
 	mixed:atomic_write | mixed_r:atomic_write)
