@@ -485,8 +485,8 @@ static void test_lose_atomic_resp(const struct dp_case *c)
  * ATOMIC ACKNOWLEDGE keep arriving (a response after R1's says R1's was
  * lost: go back). One copy handled after the timer had expired but before
  * the requester resent used to cancel that resend, and the timer, already
- * run, was not started again: the QP waited for ever (reliability/soak.sh
- * loss_20pct, with duplicated and reordered READ and ATOMIC responses).
+ * run, was not started again: the QP waited for ever (a soak with heavy
+ * loss, duplicated and reordered READ and ATOMIC responses).
  * Now R1's retries run out: RETRY_EXC_ERR, then F2 flushed.
  */
 static void test_stray_resp_after_timeout(const struct dp_case *c)

@@ -2,7 +2,10 @@
 /*
  * soak: RC SEND, WRITE, READ and FETCH_AND_ADD in pipelined batches over
  * netem on both veths (UDP 4791 is all the traffic there): duplication,
- * reordering, and random loss of 1%, 5% and 20% together with both.
+ * reordering, and random loss of 1%, 5% and 10% together with both. Not
+ * 20%: a request or its answer is then lost with p = 0.36, and eight such
+ * attempts in a row (retry_cnt 7 used up, as on any RNIC) happen often
+ * enough in a soak to fail it at random.
  * Every message is checked byte for byte, every receive must appear once,
  * and the atomics must be exact: each FETCH_AND_ADD runs once and returns
  * the sum of the adds before it (seed-rules R2.1 - R2.8).
@@ -148,7 +151,7 @@ static const char *const netem_of[] = {
 	"delay 2ms reorder 50% 50%",
 	"delay 1ms reorder 25% 50% duplicate 2% loss 1%",
 	"delay 1ms reorder 25% 50% duplicate 2% loss 5%",
-	"delay 1ms reorder 25% 50% duplicate 2% loss 20%",
+	"delay 1ms reorder 25% 50% duplicate 2% loss 10%",
 };
 
 static void test_soak(const struct dp_case *c)
@@ -202,7 +205,7 @@ static const struct dp_case cases[] = {
 	{ "netem_reorder", test_soak, IBV_QPT_RC, 4, 1, 40 },
 	{ "loss_1pct", test_soak, IBV_QPT_RC, 4, 2, 40 },
 	{ "loss_5pct", test_soak, IBV_QPT_RC, 4, 3, 40 },
-	{ "loss_20pct", test_soak, IBV_QPT_RC, 4, 4, 25 },
+	{ "loss_10pct", test_soak, IBV_QPT_RC, 4, 4, 25 },
 };
 
 int main(int argc, char **argv)
