@@ -97,10 +97,17 @@ done
 for s in mkdeb offline-deps; do
 	"$SROCE_TOP/scripts/pkg/$s.sh" >"$res/$s.log" 2>&1 || { tail -30 "$res/$s.log"; break; }
 done
+log "the packages installed with apt and DKMS on an overlay of the guest's system"
+"$SROCE_TOP/scripts/pkg/install-test.sh" >"$res/install.log" 2>&1
+cp "$SROCE_BUILD/install/install.ktap" "$res/install.ktap" 2>/dev/null ||
+	printf 'TAP version 13\n1..1\nnot ok 1 install test: no result\n' >"$res/install.ktap"
+grep -E "^not ok|^# " "$res/install.ktap" || echo "$(grep -c '^ok' "$res/install.ktap") passed"
 
 # Guests run their vCPUs on one host thread (scripts/vm/run-qemu.sh), so
-# GUESTS of them side by side (default 2, one a host core) each take a
-# shard of the selected tests.
+# GUESTS of them side by side (default 2, one a host core) take the
+# selected tests from one queue (run_guest.sh --queue), each the next
+# test no other has taken. With the debug-kernel lane on, the tests tagged
+# "debug" run there only.
 guests=${GUESTS:-2}
 guest_ktaps=()
 if [ $build_ok = 1 ]; then
@@ -108,11 +115,14 @@ if [ $build_ok = 1 ]; then
 	"$SROCE_TOP/scripts/vm/mkimage.sh" >"$res/image.log" 2>&1 || tail -20 "$res/image.log"
 	guest_args=()
 	[ -n "${TARGET:-}" ] && guest_args+=(--target "$TARGET")
+	[ "$lane" = 1 ] && guest_args+=(--skip-tag debug)
+	queue=$SROCE_BUILD/queue-stock
+	rm -rf "$queue"
 	read -r -a filter <<<"${T:-}"
 	pids=()
 	for i in $(seq "$guests"); do
 		rm -f "$SROCE_BUILD/selftests-guest-$i.ktap"
-		"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh --shard "$i/$guests" \
+		"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh --shard "$i/$guests" --queue queue-stock \
 			"${guest_args[@]}" "${filter[@]}" >"$res/guest-console-$i.log" 2>&1 &
 		pids+=($!)
 	done
@@ -128,6 +138,11 @@ if [ $build_ok = 1 ]; then
 		fi
 		guest_ktaps+=("$res/guest-$i.ktap")
 	done
+	# A test a guest took and never finished (the guest crashed or timed
+	# out), or none took: a failure.
+	"$SROCE_TOP/scripts/queue-unfinished.sh" "$queue" >"$res/guest-queue.ktap"
+	grep '^not ok' "$res/guest-queue.ktap"
+	guest_ktaps+=("$res/guest-queue.ktap")
 else
 	log "build failed: the guest selftests cannot run"
 	printf 'TAP version 13\n1..1\nnot ok 1 build\n' >"$res/guest.ktap"
@@ -208,5 +223,5 @@ fi
 
 log "make check took $((SECONDS - t0)) s"
 "$SROCE_TOP/scripts/ktap-summary.sh" "$res/host.ktap" "$res/provider.ktap" "$res/fuzz.ktap" \
-	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "${guest_ktaps[@]}" "${twovm_ktaps[@]}" "${matrix_ktaps[@]}" \
+	"$res/specmap.ktap" "$res/scripts.ktap" "$res/static.ktap" "$res/install.ktap" "${guest_ktaps[@]}" "${twovm_ktaps[@]}" "${matrix_ktaps[@]}" \
 	"${debug_ktaps[@]}"

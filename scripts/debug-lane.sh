@@ -9,11 +9,12 @@
 # anything sroce leaked. Needs libsroce and the selftests built
 # (scripts/build-provider.sh, scripts/build-selftests.sh).
 #   scripts/debug-lane.sh [-t timeout_s] [-j guests]
-# -j: guests side by side, each a shard of the tests (default 2: each
+# -j: guests side by side, taking the tests from one queue (default 2: each
 # guest's vCPUs run on one host thread, so two keep both cores busy).
 # Results: build/debug/guest-I.ktap and build/debug/kmemleak-I.ktap for
 # guest I (a failed build or a crashed guest is written there as a
-# failure too); the exit status is 0 only if everything passed.
+# failure too), build/debug/guest-queue.ktap for a test no guest finished;
+# the exit status is 0 only if everything passed.
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -48,6 +49,7 @@ if ! "$SROCE_TOP/scripts/build-debug-modules.sh"; then
 	exit 1
 fi
 tm=$SECONDS
+rm -rf "$out/queue"	# run_guest.sh --queue debug/queue
 pids=()
 for i in $(seq "$jobs"); do
 	"$SROCE_TOP/scripts/vm/run-qemu.sh" -k debug -t "$timeout_s" selftests/debug/lane.sh "$i/$jobs" \
@@ -71,5 +73,7 @@ for i in $(seq "$jobs"); do
 	fi
 	grep -q '^not ok' "$out/guest-$i.ktap" "$out/kmemleak-$i.ktap" && rc=1
 done
+"$SROCE_TOP/scripts/queue-unfinished.sh" "$out/queue" >"$out/guest-queue.ktap"
+grep -q '^not ok' "$out/guest-queue.ktap" && rc=1
 log "debug lane: kernel $((tk - t0)) s, modules $((tm - tk)) s, guests $((SECONDS - tm)) s"
 exit $rc

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest entry point for the selftests: installs libsroce, then runs the
 # tests of a list and prints KTAP.
-#   run_guest.sh [-n] [--target sroce|rxe] [--shard I/N] [LIST.list] [FILTER...]
+#   run_guest.sh [-n] [--target sroce|rxe] [--shard I/N [--queue DIR]]
+#                [--skip-tag TAG] [LIST.list] [FILTER...]
 # LIST: a list file under the tree (default selftests/tests.list): one test
 # a line, "script [args]  # tags: TAG...", paths under selftests/.
 # FILTER: run only the tests that one of the words selects: a tag
@@ -12,7 +13,13 @@
 # the selection) against the kernel's rdma_rxe instead of sroce
 # (datapath/dp_lib.sh). -n: print the selected tests, run nothing.
 # --shard I/N: of the selected tests, the I-th of every N (make check runs
-# N guests side by side, one a shard).
+# N guests side by side, one a shard). With --queue DIR (under build/)
+# the guests take the tests from a shared queue instead, each the next one
+# no other has taken (mkdir DIR/K claims test K; DIR/K/done holds its
+# result), so they end together; DIR/total is the number selected, for
+# scripts/check.sh to find a test a guest took and never finished.
+# --skip-tag TAG: leave out the tests tagged TAG (make check leaves the
+# "debug" ones to the debug-kernel lane when it runs).
 # The results also go to build/selftests-guest.ktap (with --shard,
 # build/selftests-guest-I.ktap; or $KTAP_OUT); each
 # test gets settings' timeout (or $TEST_TIMEOUT seconds), or the one of
@@ -20,13 +27,15 @@
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 
-dry=0 target=${DP_TARGET:-sroce} list=selftests/tests.list shard=""
+dry=0 target=${DP_TARGET:-sroce} list=selftests/tests.list shard="" queue="" skip_tag=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) dry=1 ;;
 	--target) target=${2:?--target takes sroce or rxe}; shift ;;
 	--target=*) target=${1#--target=} ;;
 	--shard) shard=${2:?--shard takes I/N}; shift ;;
+	--queue) queue=${2:?--queue takes a directory under build/}; shift ;;
+	--skip-tag) skip_tag=${2:?--skip-tag takes a tag}; shift ;;
 	*.list) list=$1 ;;
 	*) break ;;
 	esac
@@ -66,6 +75,7 @@ while IFS= read -r line; do
 	tags=${tg[*]}
 	# A shorter form of a stock test, for the debug kernel only.
 	[ "${SROCE_KERNEL:-stock}" = debug ] || case " $tags " in *" debug-only "*) continue ;; esac
+	[ -n "$skip_tag" ] && case " $tags " in *" $skip_tag "*) continue ;; esac
 	# Another target runs only the tests tagged with its name.
 	[ "$target" = sroce ] || case " $tags " in *" $target "*) ;; *) continue ;; esac
 	# "timeout=SECS" among the tags: that test's own timeout.
@@ -73,7 +83,12 @@ while IFS= read -r line; do
 	for x in "${tg[@]}"; do case $x in timeout=*) to=${x#timeout=} ;; esac; done
 	selected "${w[0]}" "$tags" "$@" && { tests+=("$t"); touts+=("$to"); }
 done <"$TOP/$list"
-if [ -n "$shard" ]; then
+if [ -n "$queue" ]; then
+	[ -n "$shard" ] || { echo "--queue needs --shard I/N"; exit 1; }
+	qdir=$BUILD/$queue
+	mkdir -p "$qdir"
+	echo ${#tests[@]} >"$qdir/total"
+elif [ -n "$shard" ]; then
 	all=("${tests[@]}") allto=("${touts[@]}") tests=() touts=()
 	for i in "${!all[@]}"; do
 		[ $((i % sn + 1)) = "$si" ] && { tests+=("${all[$i]}"); touts+=("${allto[$i]}"); }
@@ -96,12 +111,17 @@ out=${KTAP_OUT:-$BUILD/selftests-guest${shard:+-$si}.ktap}
 timeout_s=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' settings 2>/dev/null)}
 {
 	echo "TAP version 13"
-	echo "# $list${*:+, filter: $*}, target $target${shard:+, shard $shard}"
-	echo "1..${#tests[@]}"
+	echo "# $list${*:+, filter: $*}, target $target${shard:+, shard $shard}${queue:+ of a shared queue}"
+	# A queue's share is known at the end: the plan goes last (TAP 13).
+	[ -n "$queue" ] || echo "1..${#tests[@]}"
 } | tee "$out"
 n=0
 for i in "${!tests[@]}"; do
 	t=${tests[$i]}
+	if [ -n "$queue" ]; then
+		mkdir "$qdir/$i" 2>/dev/null || continue
+		echo "$t" >"$qdir/$i/test"
+	fi
 	n=$((n + 1))
 	log=$(mktemp)
 	read -r -a words <<<"$t"	# a test may carry arguments
@@ -124,9 +144,11 @@ for i in "${!tests[@]}"; do
 	3) echo "not ok $n $t$sfx # kernel report" ;;
 	*) echo "not ok $n $t$sfx # exit=$rc" ;;
 	esac | tee -a "$out"
+	[ -n "$queue" ] && echo "$rc" >"$qdir/$i/done"
 	rm -f "$log"
 	# Each test starts from nothing.
 	for d in $(sroce_devices); do rdma link del "$d" 2>/dev/null; done
 	topo_down
 done
+[ -n "$queue" ] && echo "1..$n" | tee -a "$out"
 exit 0

@@ -201,6 +201,18 @@ static const char *skip_reason(const char *name)
 	return NULL;
 }
 
+/* -t FILTER: the cases whose name holds FILTER; "!FILTER": the others. */
+static int selected(const char *name)
+{
+	const char *f = conf.filter;
+
+	if (!f)
+		return 1;
+	if (*f == '!')
+		return !strstr(name, f + 1);
+	return !!strstr(name, f);
+}
+
 int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 {
 	int o, list = 0, failed = 0, skipped = 0;
@@ -233,7 +245,7 @@ int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 	for (i = 0; i < n; i++) {
 		if (list)
 			printf("%s\n", cases[i].name);
-		else if (!conf.filter || strstr(cases[i].name, conf.filter))
+		else if (selected(cases[i].name))
 			k++;
 	}
 	if (list)
@@ -251,7 +263,7 @@ int dp_main(int argc, char **argv, const struct dp_case *cases, size_t n)
 		int st = 0;
 		pid_t pid;
 
-		if (conf.filter && !strstr(c->name, conf.filter))
+		if (!selected(c->name))
 			continue;
 		k++;
 		if (c->fam == 6 && !conf.ip6[0]) {

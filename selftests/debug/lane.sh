@@ -6,7 +6,7 @@
 # run_guest.sh (a KASAN, KFENCE,
 # lockdep, UBSAN or hung-task report fails the test that ran), then a
 # kmemleak scan. Results: build/debug/guest-I.ktap, build/debug/kmemleak-I.ktap.
-#   lane.sh [I/N]   the I-th shard of N (run_guest.sh --shard), default 1/1
+#   lane.sh [I/N]   guest I of N taking tests from build/debug/queue, default 1/1
 cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
 
@@ -24,7 +24,8 @@ echo clear >$KML
 # Twice the stock timeout per test, four times every wait_for: KASAN and
 # lockdep slow everything.
 export SROCE_TIME_SCALE=4
-KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" debug debug-only
+# The guests share one queue of the tests (scripts/debug-lane.sh empties it).
+KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" --queue debug/queue debug debug-only
 
 # Unreferenced objects whose allocation went through sroce: by name while
 # the module is loaded, as a bare module address (0xffffffffa... or c...,

@@ -43,8 +43,7 @@ restore() {
 	topo_down
 	sroce_unload
 	# Removed also when the test failed half-way.
-	rm -f "$dest/$mfile"
-	depmod -a "$kver"
+	[ -e "$dest/$mfile" ] && rm -f "$dest/$mfile" && depmod -a "$kver"
 	dpkg-query -W -f='${db:Status-Status}' $PROV 2>/dev/null | grep -qvx 'not-installed' &&
 		dpkg --purge $PROV >/dev/null 2>&1
 	[ -e "$aside/libs" ] && cp -a "$aside/libs/." "$libdir/"
