@@ -38,7 +38,7 @@ FUZZ_UID=65534
 # keep nodes: about 1 MiB in the runs seen. A leak of what the fuzzer
 # makes goes well past this: it creates thousands of objects, and each
 # QP, CQ or SRQ holds at least two pages of ring (vmalloc) besides its
-# slab objects, which slub_debug=FZPU pads further.
+# slab objects, which slub_debug=FZ pads further.
 SLAB_TOL_KB=${VFUZZ_SLAB_TOL_KB:-4096}
 VMALLOC_TOL_KB=${VFUZZ_VMALLOC_TOL_KB:-4096}
 
