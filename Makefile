@@ -16,7 +16,8 @@
 #   make bench-odp    the ODP benchmarks (packet damming, packet flood; Documentation/odp.md)
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
-#   make debug-lane    the tests tagged "debug" and "debug-only" on that kernel (make check runs it)
+#   make debug-lane    the full lane: the tests tagged "debug", "debug-only" and "debug-full" on that kernel
+#                      (make check runs it without the debug-full ones)
 #   make twovm        two guests joined by a virtual link: sroce<->sroce, then rdma_rxe<->sroce
 #                     (pingpongs, perftest, rdma_cm tools, loss); make twovm-short: CI's short form
 #   make matrix       the kernel and rdma-core matrix: build every cell (Debian 12's 6.1 with
@@ -89,7 +90,7 @@ debug-modules:
 	scripts/build-debug-modules.sh
 
 debug-lane: provider selftests
-	scripts/debug-lane.sh
+	scripts/debug-lane.sh -f
 
 # Two guests joined by a virtual Ethernet link (selftests/twovm/).
 twovm: module provider

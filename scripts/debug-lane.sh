@@ -8,7 +8,9 @@
 # fails the run (run-qemu.sh), and a kmemleak scan at the end fails on
 # anything sroce leaked. Needs libsroce and the selftests built
 # (scripts/build-provider.sh, scripts/build-selftests.sh).
-#   scripts/debug-lane.sh [-t timeout_s] [-j guests]
+#   scripts/debug-lane.sh [-f] [-t timeout_s] [-j guests]
+# -f: the full lane, with the tests tagged "debug-full" (make debug-lane);
+# make check runs it without them.
 # -j: guests side by side, taking the tests from one queue (default 2: each
 # guest's vCPUs run on one host thread, so two keep both cores busy).
 # Results: build/debug/guest-I.ktap and build/debug/kmemleak-I.ktap for
@@ -18,12 +20,13 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-timeout_s=3600 jobs=2
-while getopts "t:j:" o; do
+timeout_s=3600 jobs=2 full=""
+while getopts "t:j:f" o; do
 	case $o in
 	t) timeout_s=$OPTARG ;;
 	j) jobs=$OPTARG ;;
-	*) die "usage: $0 [-t timeout_s] [-j guests]" ;;
+	f) full=full ;;
+	*) die "usage: $0 [-f] [-t timeout_s] [-j guests]" ;;
 	esac
 done
 [[ $jobs =~ ^[1-9]$ ]] || die "-j takes 1 to 9 guests"
@@ -52,7 +55,7 @@ tm=$SECONDS
 rm -rf "$out/queue"	# run_guest.sh --queue debug/queue
 pids=()
 for i in $(seq "$jobs"); do
-	"$SROCE_TOP/scripts/vm/run-qemu.sh" -k debug -t "$timeout_s" selftests/debug/lane.sh "$i/$jobs" \
+	"$SROCE_TOP/scripts/vm/run-qemu.sh" -k debug -t "$timeout_s" selftests/debug/lane.sh "$i/$jobs" $full \
 		>"$out/console-$i.log" 2>&1 &
 	pids+=($!)
 done

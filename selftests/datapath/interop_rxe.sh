@@ -53,9 +53,11 @@ for t in mixed mixed_r; do
 		n=$((n + 1))
 		[ -x "$TOOLS/dp_$p" ] || fail "$TOOLS/dp_$p is not built"
 		info "---- $p.sh, DP_TARGET=$t"
+		t0=$SECONDS
 		DP_TARGET=$t DP_SKIP=$(known_skips $t "$p") \
 			bash "$DIR/$p.sh" "${filter[@]}" 2>&1 | sed 's/^/# /'
 		rc=${PIPESTATUS[0]}
+		info "---- $p.sh, DP_TARGET=$t: $((SECONDS - t0)) s"
 		case $rc in
 		0) echo "ok $n $p ($t)" ;;
 		4) echo "ok $n $p ($t) # SKIP" ;;

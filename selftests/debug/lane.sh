@@ -6,7 +6,8 @@
 # run_guest.sh (a KASAN, KFENCE,
 # lockdep, UBSAN or hung-task report fails the test that ran), then a
 # kmemleak scan. Results: build/debug/guest-I.ktap, build/debug/kmemleak-I.ktap.
-#   lane.sh [I/N]   guest I of N taking tests from build/debug/queue, default 1/1
+#   lane.sh [I/N [full]]   guest I of N taking tests from build/debug/queue,
+#                          default 1/1; "full": the tests tagged debug-full too
 cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
 
@@ -25,7 +26,9 @@ echo clear >$KML
 # lockdep slow everything.
 export SROCE_TIME_SCALE=4
 # The guests share one queue of the tests (scripts/debug-lane.sh empties it).
-KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" --queue debug/queue debug debug-only
+sel=(debug debug-only)
+[ "${2:-}" = full ] && sel+=(debug-full)
+KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" --queue debug/queue "${sel[@]}"
 
 # Unreferenced objects whose allocation went through sroce: by name while
 # the module is loaded, as a bare module address (0xffffffffa... or c...,

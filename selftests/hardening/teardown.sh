@@ -14,8 +14,8 @@
 # rounds of hard_mwud.c (mwud.sh -t _under_).
 # Usage: teardown.sh [ROUND...] (kill_clients, kill_servers, link_del,
 # netdev_del, netns_del, rmmod; all by default). tests.list runs them in
-# three lines, each well inside the per-test timeout; the rmmod round is
-# tagged debug (the debug-kernel lane's when it runs).
+# two halves, each well inside the per-test timeout, and the rmmod round
+# alone in the full debug-kernel lane (make debug-lane).
 . "$(dirname "$0")/../datapath/dp_lib.sh"
 
 ROUNDS=(kill_clients kill_servers link_del netdev_del netns_del rmmod)
