@@ -22,6 +22,7 @@
 #include <linux/bitfield.h>
 #include <linux/string.h>
 #include <linux/errno.h>
+#include <linux/math64.h>
 #include <linux/crc32.h>
 #include "../sroce_compat.h"
 #include <asm/byteorder.h>

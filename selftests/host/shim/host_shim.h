@@ -84,6 +84,10 @@ typedef u64 __le64;
 #define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 
+/* linux/math64.h */
+static inline u64 div_u64(u64 dividend, u32 divisor) { return dividend / divisor; }
+static inline u64 div64_u64(u64 dividend, u64 divisor) { return dividend / divisor; }
+
 #define lower_32_bits(n)	((u32)((n) & 0xffffffff))
 #define upper_32_bits(n)	((u32)(((u64)(n)) >> 32))
 
