@@ -17,7 +17,7 @@
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
 #   make debug-lane    the full lane: the tests tagged "debug", "debug-only" and "debug-full" on that kernel
-#                      (make check runs it without the debug-full ones)
+#                      (make check's lane runs those tagged "debug")
 #   make twovm        two guests joined by a virtual link: sroce<->sroce, then rdma_rxe<->sroce
 #                     (pingpongs, perftest, rdma_cm tools, loss); make twovm-short: CI's short form
 #   make matrix       the kernel and rdma-core matrix: build every cell (Debian 12's 6.1 with

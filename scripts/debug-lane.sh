@@ -1,5 +1,5 @@
 #!/bin/bash
-# The debug-kernel lane: the tests of selftests/tests.list tagged "debug" and "debug-only"
+# The debug-kernel lane: the tests of selftests/tests.list tagged "debug"
 # (why these: Documentation/testing.md) in a guest booted on
 # scripts/vm/mkdebugkernel.sh's kernel (KASAN, KFENCE, lockdep, UBSAN,
 # debug objects, kmemleak, hung tasks; built once and cached), against
@@ -9,8 +9,8 @@
 # anything sroce leaked. Needs libsroce and the selftests built
 # (scripts/build-provider.sh, scripts/build-selftests.sh).
 #   scripts/debug-lane.sh [-f] [-t timeout_s] [-j guests]
-# -f: the full lane, with the tests tagged "debug-full" (make debug-lane);
-# make check runs it without them.
+# -f: the full lane, with the tests tagged "debug-only" and "debug-full"
+# too (make debug-lane); make check runs it without them.
 # -j: guests side by side, taking the tests from one queue (default 2: each
 # guest's vCPUs run on one host thread, so two keep both cores busy).
 # Results: build/debug/guest-I.ktap and build/debug/kmemleak-I.ktap for

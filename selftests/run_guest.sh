@@ -74,8 +74,7 @@ while IFS= read -r line; do
 	case $line in *'# tags:'*) read -r -a tg <<<"${line#*# tags:}" ;; esac
 	tags=${tg[*]}
 	# A shorter form of a stock test, for the debug kernel only.
-	[ "${SROCE_KERNEL:-stock}" = debug ] ||
-		case " $tags " in *" debug-only "* | *" debug-full "*) continue ;; esac
+	[ "${SROCE_KERNEL:-stock}" = debug ] || case " $tags " in *" debug-only "*) continue ;; esac
 	[ -n "$skip_tag" ] && case " $tags " in *" $skip_tag "*) continue ;; esac
 	# Another target runs only the tests tagged with its name.
 	[ "$target" = sroce ] || case " $tags " in *" $target "*) ;; *) continue ;; esac

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest entry point of the debug-kernel lane (scripts/debug-lane.sh boots
 # scripts/vm/mkdebugkernel.sh's kernel with run-qemu.sh -k debug): the
-# tests of selftests/tests.list tagged "debug" or "debug-only", in that order, through
+# tests of selftests/tests.list tagged "debug" (and with "full", "debug-only"
+# and "debug-full"), in that order, through
 # run_guest.sh (a KASAN, KFENCE,
 # lockdep, UBSAN or hung-task report fails the test that ran), then a
 # kmemleak scan. Results: build/debug/guest-I.ktap, build/debug/kmemleak-I.ktap.
 #   lane.sh [I/N [full]]   guest I of N taking tests from build/debug/queue,
-#                          default 1/1; "full": the tests tagged debug-full too
+#                          default 1/1: the tests tagged debug; "full": those
+#                          tagged debug-only and debug-full too
 cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
 
@@ -26,8 +28,8 @@ echo clear >$KML
 # lockdep slow everything.
 export SROCE_TIME_SCALE=4
 # The guests share one queue of the tests (scripts/debug-lane.sh empties it).
-sel=(debug debug-only)
-[ "${2:-}" = full ] && sel+=(debug-full)
+sel=(debug)
+[ "${2:-}" = full ] && sel+=(debug-only debug-full)
 KTAP_OUT=$gout TEST_TIMEOUT=1200 bash ./run_guest.sh --shard "$shard" --queue debug/queue "${sel[@]}"
 
 # Unreferenced objects whose allocation went through sroce: by name while
