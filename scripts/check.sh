@@ -116,13 +116,13 @@ if [ $build_ok = 1 ]; then
 	guest_args=()
 	[ -n "${TARGET:-}" ] && guest_args+=(--target "$TARGET")
 	[ "$lane" = 1 ] && guest_args+=(--skip-tag debug)
-	queue=$SROCE_BUILD/queue-stock
-	rm -rf "$queue"
+	queue=queue-stock	# under build/, shared with the guests
+	rm -rf "${SROCE_BUILD:?}/$queue"
 	read -r -a filter <<<"${T:-}"
 	pids=()
 	for i in $(seq "$guests"); do
 		rm -f "$SROCE_BUILD/selftests-guest-$i.ktap"
-		"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh --shard "$i/$guests" --queue queue-stock \
+		"$SROCE_TOP/scripts/vm/run-qemu.sh" -t 4800 selftests/run_guest.sh --shard "$i/$guests" --queue "$queue" \
 			"${guest_args[@]}" "${filter[@]}" >"$res/guest-console-$i.log" 2>&1 &
 		pids+=($!)
 	done
@@ -140,7 +140,7 @@ if [ $build_ok = 1 ]; then
 	done
 	# A test a guest took and never finished (the guest crashed or timed
 	# out), or none took: a failure.
-	"$SROCE_TOP/scripts/queue-unfinished.sh" "$queue" >"$res/guest-queue.ktap"
+	"$SROCE_TOP/scripts/queue-unfinished.sh" "$SROCE_BUILD/$queue" >"$res/guest-queue.ktap"
 	grep '^not ok' "$res/guest-queue.ktap"
 	guest_ktaps+=("$res/guest-queue.ktap")
 else

@@ -48,27 +48,22 @@ kver=$(ls "$SROCE_ROOT/lib/modules")
 
 # The overlay: the root is the read-only lower layer (its lock is held, so
 # nothing changes it meanwhile); writes go to $ovl/upper, removed after.
+# Commands run in it through in_root (lib/common.sh) with the overlay as
+# the root and a lock of its own.
 ovl=$(mktemp -d "$SROCE_CACHE/install-ovl.XXXXXX")
 m=$ovl/merged
 cleanup() {
-	local d
-	for d in src dev/pts dev sys proc ""; do
-		mountpoint -q "$m/$d" && umount -l "$m/$d"
-	done
+	mountpoint -q "$m" && umount -l "$m"
 	rm -rf "$ovl"
 }
 trap cleanup EXIT
-exec 9>"$SROCE_CACHE/root.lock"
-flock 9
+exec 8>"$SROCE_CACHE/root.lock"	# in_root's own lock is on fd 9
+flock 8
 mkdir -p "$ovl/upper" "$ovl/work" "$m"
 mount -t overlay overlay -o "lowerdir=$SROCE_ROOT,upperdir=$ovl/upper,workdir=$ovl/work" "$m" ||
 	die "cannot mount an overlay on the root"
-for d in proc sys dev dev/pts; do mount --bind "/$d" "$m/$d"; done
-mkdir -p "$m/src"
-mount --bind -o ro "$SROCE_TOP" "$m/src"
 run() {	# run CMD...: in the overlay, as a fresh login would
-	chroot "$m" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+	SROCE_ROOT=$m SROCE_ROOT_LOCK=$ovl/lock in_root "$@"
 }
 # What the packages may leave behind.
 leftovers() {
