@@ -25,6 +25,16 @@ static const struct sroce_dcqcn_params p10g = {
 	.cut_gap_ns = 4 * US,
 };
 
+/* @n CNPs 10 us apart from @t (each past the cut gap); the last one's time. */
+static u64 cut_n(struct sroce_dcqcn *s, u64 t, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		sroce_dcqcn_cnp(s, &p10g, t + i * 10 * US);
+	return t + (n - 1) * 10 * US;
+}
+
 TEST(params_valid)
 {
 	struct sroce_dcqcn_params p = p10g;
@@ -106,12 +116,9 @@ TEST(cnps_within_the_gap_do_not_cut)
 TEST(cut_stops_at_min_rate)
 {
 	struct sroce_dcqcn s;
-	u64 t = 1 * MS;
-	int i;
 
 	sroce_dcqcn_init(&s, &p10g);
-	for (i = 0; i < 20; i++, t += 10 * US)
-		sroce_dcqcn_cnp(&s, &p10g, t);
+	cut_n(&s, 1 * MS, 20);
 	ASSERT_EQ(s.rate, p10g.min_rate);
 	ASSERT_TRUE(s.limited);
 }
@@ -269,12 +276,9 @@ TEST(long_idle_catches_up_at_once)
 {
 	struct sroce_dcqcn s;
 	u64 t0 = 1 * MS;
-	int i;
 
 	sroce_dcqcn_init(&s, &p10g);
-	sroce_dcqcn_cnp(&s, &p10g, t0);
-	for (i = 1; i < 12; i++)	/* down to 10000 / 2^11: the floor */
-		sroce_dcqcn_cnp(&s, &p10g, t0 + i * 10 * US);
+	cut_n(&s, t0, 12);	/* down to 10000 / 2^11: the floor */
 	ASSERT_EQ(s.rate, p10g.min_rate);
 	/*
 	 * Rt is low (about 10): additive increase alone takes
@@ -291,13 +295,10 @@ TEST(long_idle_catches_up_at_once)
 TEST(partial_catch_up)
 {
 	struct sroce_dcqcn s;
-	u64 t0 = 0;
-	int i;
+	u64 t0;
 
 	sroce_dcqcn_init(&s, &p10g);
-	for (i = 0; i < 12; i++)
-		sroce_dcqcn_cnp(&s, &p10g, t0 + i * 10 * US);
-	t0 += 11 * 10 * US;
+	t0 = cut_n(&s, 0, 12);
 	/* 1100 events in one tick: 1024 one by one, 76 at once */
 	ASSERT_TRUE(sroce_dcqcn_tick(&s, &p10g, t0 + 1100 * 300 * US));
 	ASSERT_TRUE(s.limited);
