@@ -72,7 +72,9 @@ static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
 		return;
 	sroce_req_acked(&qp->req, qp->comp.psn, next_psn);
 	qp->comp.psn = next_psn;
-	qp->comp.nak_valid = false;
+	qp->comp.went_back = false;
+	if (qp->comp.nak_seen && psn_after(next_psn, qp->comp.nak_psn))
+		qp->comp.nak_seen = false;
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
 }
@@ -82,11 +84,13 @@ static void sroce_comp_progress(struct sroce_qp *qp, u32 next_psn)
  * implied NAK (@psn = comp.psn): a READ response past comp.psn, or any
  * response past a READ or ATOMIC still unanswered, whose response (or its
  * rest) is then lost. Go back from comp.psn at once, at a cost of one
- * retry_cnt, once per gap: what comes after the loss reports the same gap
- * again, and each go-back would have the responder serve READs again.
- * Progress clears nak_valid and moves comp.psn past @psn, so a later gap
- * never matches; the 24-bit PSN cannot wrap without progress. Returns
- * false when the gap was acted on already.
+ * retry_cnt, once per loss episode: until progress, every gap reported is
+ * the same one (a NAK's copy, the responses and ACKs behind a lost READ
+ * response, the NAK of a later PSN), and the go-back from comp.psn resends
+ * all of it; each go-back more would have the responder serve READs again
+ * and spend a retry on a resend not lost. If the resend is lost, the
+ * local ACK timer recovers (R2.5). Returns false when the gap was acted on
+ * already.
  */
 static bool sroce_comp_gap(struct sroce_qp *qp, u32 psn,
 			   enum sroce_retrans_cause cause)
@@ -94,7 +98,7 @@ static bool sroce_comp_gap(struct sroce_qp *qp, u32 psn,
 	struct sroce_swqe *sw;
 	u8 left;
 
-	if (qp->comp.nak_valid && qp->comp.nak_psn == psn)
+	if (qp->comp.went_back)
 		return false;
 	sw = sroce_comp_oldest(qp);
 	if (!sw)
@@ -105,8 +109,7 @@ static bool sroce_comp_gap(struct sroce_qp *qp, u32 psn,
 		return true;
 	}
 	qp->comp.retry_left = left;
-	qp->comp.nak_valid = true;
-	qp->comp.nak_psn = psn;
+	qp->comp.went_back = true;
 	sroce_count(qp->sdev, cause == SROCE_RETRANS_CAUSE_SEQ_NAK ?
 		    SROCE_CNT_RETRANS_SEQ_NAK : SROCE_CNT_RETRANS_IMPLIED_NAK);
 	trace_sroce_retransmit(qp, cause, qp->comp.psn);
@@ -163,6 +166,24 @@ static enum ib_wc_status sroce_nak_status(u8 code)
 	}
 }
 
+/*
+ * A sequence NAK of @psn that is no news (R2.5). The responder NAKs a gap
+ * once, in two copies, and the PSN it expects only grows, so each new
+ * NAK is of a later PSN than the one before: a NAK of the latest NAK's
+ * PSN or an earlier one is a copy (sent twice, duplicated or late on the
+ * wire), even after the go-back it caused made progress up to @psn. The
+ * responder NAKs a PSN again only if it dropped the resent packet for
+ * want of memory: then the local ACK timer recovers.
+ */
+static bool sroce_comp_nak_copy(struct sroce_qp *qp, u32 psn)
+{
+	if (qp->comp.nak_seen && !psn_after(psn, qp->comp.nak_psn))
+		return true;
+	qp->comp.nak_seen = true;
+	qp->comp.nak_psn = psn;
+	return false;
+}
+
 static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 {
 	struct sroce_aeth_syndrome s;
@@ -205,22 +226,19 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 		sroce_req_rnr_wait(qp, sroce_rnr_timer_ns(s.value));
 		return;
 	case SROCE_AETH_NAK:
-		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 		if (s.value == SROCE_NAK_PSN_SEQ_ERR) {
 			sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_RCVD);
 			sroce_qp_count(qp, SROCE_QCNT_SEQ_NAK_RCVD, 1);
-			/*
-			 * The responder NAKs a gap once (R2.5), in two
-			 * copies: the same NAK again with no progress since
-			 * is a copy (sent twice, duplicated or late on the
-			 * wire), not a new loss. The responder NAKs the same
-			 * PSN again only if it dropped the resent packet for
-			 * want of memory: then the local ACK timer recovers.
-			 */
+			if (sroce_comp_nak_copy(qp, psn)) {
+				sroce_count(qp->sdev, SROCE_CNT_DUP_NAK);
+				return;
+			}
+			sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 			if (!sroce_comp_gap(qp, psn, SROCE_RETRANS_CAUSE_SEQ_NAK))
 				sroce_count(qp->sdev, SROCE_CNT_DUP_NAK);
 			return;
 		}
+		sroce_comp_ack_upto(qp, psn_sub(psn, 1));
 		sroce_count(qp->sdev, SROCE_CNT_ERR_NAK_RCVD);
 		sw = sroce_comp_oldest(qp);
 		if (sw)
@@ -619,7 +637,8 @@ void sroce_comp_reset(struct sroce_qp *qp)
 	qp->comp.psn = qp->attr.sq_psn;
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
-	qp->comp.nak_valid = false;
+	qp->comp.went_back = false;
+	qp->comp.nak_seen = false;
 	WRITE_ONCE(qp->comp.timer_fired, false);
 	WRITE_ONCE(qp->comp.rnr_fired, false);
 }

@@ -177,8 +177,9 @@ struct sroce_comp {
 	u8 rnr_left;
 	bool timer_fired;
 	bool rnr_fired;
-	bool nak_valid;			/* nak_psn: sequence NAK acted on */
-	u32 nak_psn;			/* cleared by progress */
+	bool went_back;			/* a gap acted on; cleared by progress */
+	bool nak_seen;			/* nak_psn valid: until comp.psn passes it */
+	u32 nak_psn;			/* the latest sequence NAK's PSN */
 };
 
 /*

@@ -331,6 +331,74 @@ static void test_lose_read_tail(const struct dp_case *c)
 	ctx_down(&x);
 }
 
+/*
+ * seed-rules R2.5: one loss episode costs one retry_cnt, however many
+ * reports of it come before the go-back makes progress. A READ's FIRST
+ * response and the FIRST packet of the WRITE behind it lost: the READ's
+ * later responses (an implied NAK at the READ) and B's sequence NAK of
+ * the WRITE (a gap at a later PSN, in two copies) report the same
+ * episode, and the one go-back from the READ resends both. (A WRITE, not
+ * a SEND: a SEND would wait for the credits in the READ's response.)
+ * With retry_cnt 1, a retry charged per report fails the READ with
+ * RETRY_EXC_ERR.
+ */
+static void test_read_gap_then_nak(const struct dp_case *c)
+{
+	struct dp_cfg cfg = { .rc_timers = 1, .timeout = 18, .retry_cnt = 1,
+			      .rnr_retry = 7, .min_rnr_timer = 1 };
+	unsigned char *src, *dst;
+	struct ibv_send_wr wr[2];
+	struct dp_sgl rd, s;
+	struct ibv_wc wc;
+	struct lossctx x;
+	size_t i;
+
+	ctx_up(&x, IBV_QPT_RC, &cfg);
+	src = x.p.b.buf.p + ROFF;
+	dst = x.p.b.buf.p + 2 * ROFF;
+	for (i = 0; i < x.len; i++)
+		src[i] = dp_pat(i, 51);
+	dp_sgl_make(&rd, &x.p.a.buf, 64, x.len, 1, 0);
+	dp_sgl_clear(&rd, 0x5a);
+	dp_sgl_make(&s, &x.p.a.buf, 2 * ROFF, x.len, 1, 0);
+	dp_sgl_fill(&s, 52);
+	memset(dst - DP_GAP, 0x5a, x.len + 2 * DP_GAP);
+	rel_fault(&x.p.b, "tx", "opcode=%d", OP_READ_RESP_FIRST);
+	rel_fault(&x.p.a, "tx", "opcode=%d", OP_WRITE_FIRST);
+	/* One post: both on the wire before any answer (TCG answers fast). */
+	wr[0] = (struct ibv_send_wr){
+		.wr_id = 51, .next = &wr[1], .sg_list = rd.sge, .num_sge = rd.n,
+		.opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+	};
+	wr[0].wr.rdma.remote_addr = (uintptr_t)src;
+	wr[0].wr.rdma.rkey = x.p.b.buf.mr->rkey;
+	wr[1] = (struct ibv_send_wr){
+		.wr_id = 52, .sg_list = s.sge, .num_sge = s.n,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+	};
+	wr[1].wr.rdma.remote_addr = (uintptr_t)dst;
+	wr[1].wr.rdma.rkey = x.p.b.buf.mr->rkey;
+	dp_post_send(&x.p.a, wr);
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "READ completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_READ, 51, x.p.a.qp->qp_num,
+		    "READ (one loss episode, retry_cnt 1)");
+	dp_sgl_check(&rd, 51, 0x5a, "data read");
+	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "WRITE completion");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, 52, x.p.a.qp->qp_num,
+		    "WRITE");
+	dp_check_fill(dst - DP_GAP, DP_GAP, 0x5a, "guard before the WRITE");
+	dp_check_range(dst, x.len, 52, "written range");
+	dp_check_fill(dst + x.len, DP_GAP, 0x5a, "guard after the WRITE");
+	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "READ responses dropped");
+	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "WRITE packets dropped");
+	CHECK(B_DELTA(&x, "seq_nak_sent") >= 1, "B NAKed no gap");
+	CHECK_EQ(A_DELTA(&x, "retrans_implied_nak") + A_DELTA(&x, "retrans_seq_nak"), 1,
+		 "A go-backs for the one episode");
+	CHECK_EQ(A_DELTA(&x, "retrans_timeout"), 0, "A retrans_timeout");
+	CHECK_EQ(A_DELTA(&x, "retry_exceeded"), 0, "A retry_exceeded");
+	ctx_down(&x);
+}
+
 /* seed-rules R2.6: a lost ACK: the SEND comes again, is ACKed, not re-run. */
 static void test_lose_ack(const struct dp_case *c)
 {
@@ -813,6 +881,7 @@ static const struct dp_case cases[] = {
 	RC("read_lose_middle_response_table_of_1", test_lose_read_resp, 0, 1),
 	RC("read_lose_one_of_many_responses", test_lose_one_of_many, 0, 0),
 	RC("read_lose_last_response_read_behind", test_lose_read_tail, 0, 0),
+	RC("read_gap_then_nak_one_retry", test_read_gap_then_nak, 0, 0),
 	RC("lose_ack", test_lose_ack, 0, 0),
 	RC("lose_nak", test_lose_nak, 0, 0),
 	RC("lose_one_nak_copy", test_lose_one_nak_copy, 0, 0),
