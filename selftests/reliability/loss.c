@@ -337,9 +337,8 @@ static void test_lose_read_tail(const struct dp_case *c)
  * response and the FIRST packet of the WRITE behind it lost: the READ's
  * later responses (an implied NAK at the READ) and B's sequence NAK of
  * the WRITE (a gap at a later PSN, in two copies) report the same
- * episode, and the one go-back from the READ resends both. (A WRITE, not
- * a SEND: a SEND would wait for the credits in the READ's response.)
- * With retry_cnt 1, a retry charged per report fails the READ with
+ * episode, and the one go-back from the READ resends both. With
+ * retry_cnt 1, a retry charged per report fails the READ with
  * RETRY_EXC_ERR.
  */
 static void test_read_gap_then_nak(const struct dp_case *c)
