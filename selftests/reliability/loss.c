@@ -56,6 +56,14 @@ static void send_msg(struct lossctx *x, uint32_t seed)
 	rel_send_msg(&x->p, x->len, seed);
 }
 
+/* A WRITE's @len bytes of pattern @seed at @dst, its 0x5a guards intact. */
+static void check_written(const unsigned char *dst, size_t len, uint32_t seed)
+{
+	dp_check_fill(dst - DP_GAP, DP_GAP, 0x5a, "guard before the WRITE");
+	dp_check_range(dst, len, seed, "written range");
+	dp_check_fill(dst + len, DP_GAP, 0x5a, "guard after the WRITE");
+}
+
 static void write_msg(struct lossctx *x, uint32_t seed)
 {
 	unsigned char *dst = x->p.b.buf.p + ROFF;
@@ -70,9 +78,7 @@ static void write_msg(struct lossctx *x, uint32_t seed)
 	dp_poll(x->p.a.scq, &wc, DP_TIMEOUT_MS, "WRITE completion");
 	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, seed, x->p.a.qp->qp_num,
 		    "WRITE");
-	dp_check_fill(dst - DP_GAP, DP_GAP, 0x5a, "guard before the WRITE");
-	dp_check_range(dst, x->len, seed, "written range");
-	dp_check_fill(dst + x->len, DP_GAP, 0x5a, "guard after the WRITE");
+	check_written(dst, x->len, seed);
 }
 
 /* A WRITE with immediate: the data lands, B gets one receive completion. */
@@ -96,9 +102,7 @@ static void write_imm_msg(struct lossctx *x, uint32_t seed)
 		    x->p.b.qp->qp_num, "RECV_RDMA_WITH_IMM");
 	CHECK(wc.wc_flags & IBV_WC_WITH_IMM, "no immediate in the receive completion");
 	CHECK_EQ(ntohl(wc.imm_data), seed, "immediate data");
-	dp_check_fill(dst - DP_GAP, DP_GAP, 0x5a, "guard before the WRITE");
-	dp_check_range(dst, x->len, seed, "written range");
-	dp_check_fill(dst + x->len, DP_GAP, 0x5a, "guard after the WRITE");
+	check_written(dst, x->len, seed);
 	/* R2.6: executed once, so exactly one receive completion. */
 	dp_expect_none(x->p.b.rcq, 100, "a second receive completion");
 }
@@ -385,9 +389,7 @@ static void test_read_gap_then_nak(const struct dp_case *c)
 	dp_poll(x.p.a.scq, &wc, DP_TIMEOUT_MS, "WRITE completion");
 	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, 52, x.p.a.qp->qp_num,
 		    "WRITE");
-	dp_check_fill(dst - DP_GAP, DP_GAP, 0x5a, "guard before the WRITE");
-	dp_check_range(dst, x.len, 52, "written range");
-	dp_check_fill(dst + x.len, DP_GAP, 0x5a, "guard after the WRITE");
+	check_written(dst, x.len, 52);
 	CHECK_EQ(B_DELTA(&x, "fault_tx_drops"), 1, "READ responses dropped");
 	CHECK_EQ(A_DELTA(&x, "fault_tx_drops"), 1, "WRITE packets dropped");
 	CHECK(B_DELTA(&x, "seq_nak_sent") >= 1, "B NAKed no gap");
