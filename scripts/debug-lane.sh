@@ -64,11 +64,16 @@ for i in $(seq "$jobs"); do
 	wait "${pids[$((i - 1))]}"
 	grc=$?
 	log "debug lane guest $i/$jobs: status $grc (console: build/debug/console-$i.log)"
+	# CI keeps only this script's output, not the consoles.
+	if [ $grc != 0 ]; then
+		log "guest $i's console ends:"
+		tr -d '\r' <"$out/console-$i.log" | tail -40
+	fi
 	case $grc in
 	0) ;;
 	124) fail_ktap "$i" "guest $i" "timed out after ${timeout_s}s" ;;
 	126) fail_ktap "$i" "guest $i" "kernel report on the console" ;;
-	*) fail_ktap "$i" "guest $i" "ended with status $grc (crash? see build/debug/console-$i.log)" ;;
+	*) fail_ktap "$i" "guest $i" "ended with status $grc (crash?), its console ends: $(tr -d '\r' <"$out/console-$i.log" | grep -v '^$' | tail -3 | tr '\n' '|')" ;;
 	esac
 	# A report on the console after every test passed (126) is a failure too.
 	if [ $grc = 126 ] && ! grep -q '^not ok' "$out/guest-$i.ktap"; then

@@ -131,8 +131,6 @@ loglevel=$([ -n "$debug_args" ] && echo 5 || echo 4)
 # nothing that sroce's behaviour depends on).
 base_args="console=ttyS0 panic=-1 oops=panic quiet mitigations=off loglevel=$loglevel"
 
-log "booting guest (TCG, $kern kernel, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s${debug_args:+, debug checks}): $script $*"
-rc=0
 # Tests: one host thread runs the vCPUs in turn (thread=single). With a
 # thread per vCPU, Debian 12's QEMU 7.2 sometimes runs the transient int3
 # of a kernel text rewrite (a static key switched by text_poke_bp while the
@@ -144,16 +142,31 @@ rc=0
 # same time, as on hardware.
 tcg_thread=${SROCE_TCG_THREAD:-single}
 case $tcg_thread in single | multi) ;; *) die "SROCE_TCG_THREAD is single or multi" ;; esac
-timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
-	-machine q35 -accel "tcg,thread=$tcg_thread" -cpu max -smp "$cpus" -m "$mem" \
-	${SROCE_MEM_PREALLOC:+-mem-prealloc} \
-	-nographic -no-reboot -nodefaults -serial stdio \
-	-kernel "$kernel" -initrd "$initrd" \
-	-append "$base_args $debug_args sroce.kernel=$kern sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
-	-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
-	-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
-	-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce "${kmods[@]}" \
-	-device virtio-rng-pci "${nic[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
+boot() {
+	log "booting guest (TCG, $kern kernel, ${cpus} vCPU, ${mem} MiB, timeout ${timeout_s}s${debug_args:+, debug checks}): $script $*"
+	rc=0
+	timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
+		-machine q35 -accel "tcg,thread=$tcg_thread" -cpu max -smp "$cpus" -m "$mem" \
+		${SROCE_MEM_PREALLOC:+-mem-prealloc} \
+		-nographic -no-reboot -nodefaults -serial stdio \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "$base_args $debug_args sroce.kernel=$kern sroce.run=$script sroce.args=$args${SROCE_KERNEL_ARGS:+ $SROCE_KERNEL_ARGS}" \
+		-drive "file=$SROCE_IMAGE,if=virtio,format=raw,snapshot=on" \
+		-fsdev "local,id=fs0,path=$SROCE_TOP,security_model=none" \
+		-device virtio-9p-pci,fsdev=fs0,mount_tag=sroce "${kmods[@]}" \
+		-device virtio-rng-pci "${nic[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
+}
+boot "$@"
+# A guest that died before guest-init.sh started the script ran nothing
+# of this tree (sroce is loaded by the tests): the emulated boot failed,
+# not what is tested. Its console is shown and kept, and it boots once more.
+if [ "$rc" != 124 ] && ! tr -d '\r' <"$console" | grep -q -e '^\[guest\] running ' -e 'SROCE-GUEST-EXIT='; then
+	log "guest died while booting (status $rc), before the script started; its console ends:"
+	tr -d '\r' <"$console" | tail -30 >&2
+	mv -f "$console" "$keep.boot-failed"
+	log "booting it once more (the failed boot's console: $keep.boot-failed)"
+	boot "$@"
+fi
 # A kernel report on the console (a panic ends the guest before its exit
 # line; a report the test scripts did not catch) is shown here and fails
 # the run. Kernel lines only (timestamped); the expression is the guest
