@@ -79,7 +79,9 @@
 	/* ECN (mlx5's names): notification point, reaction point */	\
 	X(NP_ECN_MARKED, "np_ecn_marked_roce_packets")			\
 	X(NP_CNP_SENT, "np_cnp_sent")					\
-	X(RP_CNP_HANDLED, "rp_cnp_handled")
+	X(RP_CNP_HANDLED, "rp_cnp_handled")				\
+	X(RP_RATE_CUT, "rp_rate_cuts")	/* CNPs that cut a QP's rate */	\
+	X(RP_PACED, "rp_paced")		/* a packet waited for its pace */
 
 #define SROCE_COUNTER_ENUM(id, name) SROCE_CNT_##id,
 enum sroce_counter {

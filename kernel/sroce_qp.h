@@ -78,6 +78,7 @@ struct sroce_qp_attr {
 	struct sroce_av av;		/* resolved from ah_attr */
 	u16 udp_sport;
 	bool en_sqd_async_notify;
+	u32 line_mbps;			/* the netdev's speed at RTS (sroce_cc.c) */
 };
 
 /*
@@ -202,6 +203,9 @@ struct sroce_qp {
 	struct sroce_txbatch txb;	/* their packets, during one engine run */
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
+	struct hrtimer pace_timer;	/* DCQCN pacing (sroce_cc.c) */
+	/* a CNP arrived for the requester: set by receive, taken by the owner */
+	atomic_t cnp_pending;
 
 	/*
 	 * ECN notification point (sroce_recv.c): when this QP last sent a

@@ -12,6 +12,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "sroce_cc.h"
 #include "sroce_engine.h"
 #include "sroce_exec.h"
 #include "sroce_qp.h"
@@ -208,6 +209,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	skb_queue_head_init(&qp->rx_req);
 	skb_queue_head_init(&qp->rx_resp);
 	sroce_comp_init_timers(qp);
+	sroce_cc_init(qp);
 
 	err = sroce_obj_get(sdev, SROCE_OBJ_QP);
 	if (err)
@@ -255,6 +257,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	WRITE_ONCE(qp->state, IB_QPS_RESET);
 	hrtimer_cancel(&qp->ack_timer);
 	hrtimer_cancel(&qp->rnr_timer);
+	sroce_cc_stop(qp);
 	if (cancel_work_sync(&qp->work))
 		sroce_qp_put(qp);	/* the cancelled work's reference */
 	if (cancel_work_sync(&qp->uwork))
@@ -272,6 +275,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 */
 	hrtimer_cancel(&qp->ack_timer);
 	hrtimer_cancel(&qp->rnr_timer);
+	sroce_cc_stop(qp);
 	skb_queue_purge(&qp->rx_req);
 	skb_queue_purge(&qp->rx_resp);
 	sroce_engine_release(qp);
@@ -360,6 +364,7 @@ static void sroce_qp_enter_state(struct sroce_qp *qp, enum ib_qp_state cur,
 	if (next == IB_QPS_RTS && cur == IB_QPS_RTR) {
 		sroce_req_start(qp);
 		sroce_comp_start(qp);
+		sroce_cc_start(qp, qp->attr.line_mbps);
 	}
 	if (next == IB_QPS_SQD)
 		qp->sqd_event_pending = qp->attr.en_sqd_async_notify;
@@ -388,10 +393,14 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	struct rdma_ah_attr old_ah;
 	struct sroce_qp_attr na;
 	u32 check_mask = mask;
+	u32 line_mbps = 0;
 	int err;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	/* Before the engines are held: the netdev's speed takes RTNL. */
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RTS)
+		line_mbps = sroce_cc_line_mbps(qp->sdev);
 
 	sroce_engine_lock(qp);
 	cur = READ_ONCE(qp->state);
@@ -414,6 +423,8 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	spin_lock_bh(&qp->state_lock);
 	na = qp->attr;
 	spin_unlock_bh(&qp->state_lock);
+	if (line_mbps)
+		na.line_mbps = line_mbps;
 	memset(&na.ah_attr, 0, sizeof(na.ah_attr));
 	rdma_copy_ah_attr(&na.ah_attr, &qp->attr.ah_attr);
 	if (mask & IB_QP_AV) {
@@ -466,6 +477,7 @@ static int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (next == IB_QPS_RESET || next == IB_QPS_ERR) {
 		hrtimer_cancel(&qp->ack_timer);
 		hrtimer_cancel(&qp->rnr_timer);
+		sroce_cc_stop(qp);
 	}
 
 	spin_lock_bh(&qp->state_lock);

@@ -51,6 +51,7 @@
 #include <rdma/ib_mad.h>
 
 #include "sroce.h"
+#include "sroce_cc.h"
 #include "sroce_crc.h"
 #include "sroce_exec.h"
 #include "sroce_fault.h"
@@ -301,11 +302,8 @@ static void sroce_recv_cnp(struct sroce_dev *sdev, struct sk_buff *skb,
 	sroce_count(sdev, SROCE_CNT_RX_PKTS);
 	sroce_count_add(sdev, SROCE_CNT_RX_BYTES, ib_len);
 	sroce_count(sdev, SROCE_CNT_RP_CNP_HANDLED);
-	/*
-	 * The reaction point only counts it: sroce has no rate control yet,
-	 * so @qp sends as fast as before.
-	 */
 	trace_sroce_cnp_recv(qp);
+	sroce_cc_cnp(qp);
 	sroce_qp_put(qp);
 	consume_skb(skb);
 	return;

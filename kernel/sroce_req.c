@@ -19,6 +19,7 @@
 #include "sroce_ah.h"
 #include "sroce_mr.h"
 #include "sroce_work.h"
+#include "sroce_cc.h"
 #include "sroce_mw.h"
 #include "sroce_ring.h"
 #include "aeth.h"
@@ -517,6 +518,21 @@ static bool sroce_req_may_start(struct sroce_qp *qp, struct sroce_swqe *sw)
 	return sroce_req_credit_ok(qp, sw);
 }
 
+/*
+ * About the wire bytes of the next packet of @sw, for the pacer: a
+ * request's headers, and the payload of a SEND or WRITE (a READ's data
+ * comes back in responses).
+ */
+static u32 sroce_req_pkt_bytes(struct sroce_qp *qp, struct sroce_swqe *sw)
+{
+	u64 left = sw->length - qp->req.offset;
+
+	if (sroce_swqe_flags(sw) & (SROCE_WRF_READ | SROCE_WRF_ATOMIC |
+				    SROCE_WRF_FLUSH))
+		left = 0;
+	return SROCE_MAX_HDR_OVERHEAD + min_t(u64, left, sroce_req_pmtu(qp));
+}
+
 bool sroce_req_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_REQ_BUDGET;
@@ -531,6 +547,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 		progress = true;
 	}
 	qp->req.nak_rewind = false;
+	sroce_cc_take_cnps(qp);
 	while (budget > 0 && !qp->req.rnr_wait) {
 		struct sroce_swqe *sw;
 		u32 idx = qp->req.cur;
@@ -568,6 +585,8 @@ bool sroce_req_run(struct sroce_qp *qp)
 			break;
 		if (qp->type == SROCE_QPT_RC &&
 		    psn_diff(qp->req.psn, qp->comp.psn) >= (s32)qp->req.win.cwnd)
+			break;
+		if (sroce_cc_must_wait(qp, sroce_req_pkt_bytes(qp, sw)))
 			break;
 		if (sw->state == SROCE_SWQE_POSTED) {
 			if (!sw->npkts) {	/* first time: assign its PSNs */

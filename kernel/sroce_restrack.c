@@ -103,6 +103,7 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct sroce_attrs t = {};
 	u32 sq_fill, send_psn, una_psn, epsn;
 	u8 retry_left, rnr_left;
+	u32 cc_rate = 0, cc_target = 0;
 	bool rnr_wait;
 
 	sroce_engine_lock(qp);
@@ -115,6 +116,10 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	retry_left = qp->comp.retry_left;
 	rnr_left = qp->comp.rnr_left;
 	rnr_wait = qp->req.rnr_wait;
+	if (qp->req.cc_on) {
+		cc_rate = qp->req.cc.rate;
+		cc_target = qp->req.cc.target;
+	}
 	sroce_engine_unlock(qp);
 
 	sroce_attr_u32(&t, "sq_depth", sq_slots);
@@ -132,6 +137,11 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		sroce_attr_u32(&t, "retry_left", retry_left);
 		sroce_attr_u32(&t, "rnr_retry_left", rnr_left);
 		sroce_attr_u32(&t, "rnr_wait", rnr_wait);
+	}
+	/* DCQCN (sroce_cc.c): the send rate now and the one it recovers to */
+	if (cc_rate) {
+		sroce_attr_u32(&t, "cc_rate_mbps", cc_rate);
+		sroce_attr_u32(&t, "cc_target_mbps", cc_target);
 	}
 	return sroce_attrs_put(msg, &t);
 }

@@ -29,6 +29,7 @@ enum sroce_retrans_cause {
 enum sroce_timer_kind {
 	SROCE_TIMER_ACK,		/* local ACK timeout (qp->ack_timer) */
 	SROCE_TIMER_RNR,		/* RNR NAK wait (qp->rnr_timer) */
+	SROCE_TIMER_PACE,		/* DCQCN pacing (qp->pace_timer) */
 };
 #endif /* SROCE_TRACE_TYPES_H */
 
@@ -61,9 +62,11 @@ TRACE_DEFINE_ENUM(SROCE_RETRANS_CAUSE_IMPLIED_NAK);
 
 TRACE_DEFINE_ENUM(SROCE_TIMER_ACK);
 TRACE_DEFINE_ENUM(SROCE_TIMER_RNR);
+TRACE_DEFINE_ENUM(SROCE_TIMER_PACE);
 #define sroce_show_timer(t)						\
 	__print_symbolic(t, { SROCE_TIMER_ACK, "ack" },			\
-			 { SROCE_TIMER_RNR, "rnr" })
+			 { SROCE_TIMER_RNR, "rnr" },			\
+			 { SROCE_TIMER_PACE, "pace" })
 
 TRACE_DEFINE_ENUM(IB_QPS_RESET);
 TRACE_DEFINE_ENUM(IB_QPS_INIT);
@@ -260,6 +263,37 @@ TRACE_EVENT(sroce_cnp_recv,
 		__entry->qpn = qp->qpn;
 	),
 	TP_printk("dev=%s qpn=0x%x", __get_str(dev), __entry->qpn)
+);
+
+/*
+ * DCQCN's reaction point (sroce_cc.c) changed @qp's send rate: a cut on a
+ * CNP (@cut), or a recovery step (timer or byte counter). Rates in
+ * Mbit/s, alpha in 1/1024ths; back at line rate the QP is not paced.
+ */
+TRACE_EVENT(sroce_cc_rate,
+	TP_PROTO(const struct sroce_qp *qp, u32 rate, u32 target, u32 alpha,
+		 bool cut),
+	TP_ARGS(qp, rate, target, alpha, cut),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(&qp->sdev->ibdev.dev))
+		__field(u32, qpn)
+		__field(u32, rate)
+		__field(u32, target)
+		__field(u32, alpha)
+		__field(bool, cut)
+	),
+	TP_fast_assign(
+		sroce_assign_str(dev, dev_name(&qp->sdev->ibdev.dev));
+		__entry->qpn = qp->qpn;
+		__entry->rate = rate;
+		__entry->target = target;
+		__entry->alpha = alpha;
+		__entry->cut = cut;
+	),
+	TP_printk("dev=%s qpn=0x%x %s rate=%u target=%u alpha=%u",
+		  __get_str(dev), __entry->qpn,
+		  __entry->cut ? "cut" : "increase", __entry->rate,
+		  __entry->target, __entry->alpha)
 );
 
 /* A requester timer started (to run @ns) or expired (@ns 0). */

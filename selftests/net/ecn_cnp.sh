@@ -24,11 +24,19 @@
 #     and nothing else.
 #  e. ECT on the wire when asked (a) and not when not (b): the tc rule's
 #     own match count.
+#  a to e run with dcqcn=0: no QP cuts its rate (rp_rate_cuts) or waits
+#     for its pace (rp_paced).
+#  f. dcqcn=1 (the default), every marked packet answered: A's QPs take
+#     B's CNPs and cut their rates (rp_rate_cuts, at most one per CNP),
+#     and pace their packets (rp_paced); the tracepoint sroce_cc_rate
+#     shows the cuts, never below dcqcn_min_mbps nor above the line rate.
+#     B, which took no CNP, cut nothing.
 # tx_gso=0 throughout: a GSO skb crosses tc as one packet.
 . "$(dirname "$0")/../datapath/dp_lib.sh"
 . "$(dirname "$0")/net_lib.sh"
 
 P=/sys/module/sroce/parameters
+T=/sys/kernel/tracing
 TCLASS=0x6a
 tcpid=
 cleanup() {
@@ -36,6 +44,9 @@ cleanup() {
 	wait 2>/dev/null
 	echo 1 >$P/ecn 2>/dev/null
 	echo 4 >$P/cnp_interval_us 2>/dev/null
+	echo 1 >$P/dcqcn 2>/dev/null
+	echo 10 >$P/dcqcn_min_mbps 2>/dev/null
+	echo 0 >$T/events/sroce/sroce_cc_rate/enable 2>/dev/null
 	echo 1 >$P/tx_gso 2>/dev/null
 	dp_down
 }
@@ -44,12 +55,15 @@ hw() { hw_counter "$@"; }
 
 dmesg_mark
 dp_up
-for f in ecn cnp_interval_us tx_gso; do
+for f in ecn cnp_interval_us tx_gso dcqcn dcqcn_min_mbps; do
 	[ -w $P/$f ] || bad "no module parameter $f"
 done
 [ "$(cat $P/ecn)" = Y ] || bad "ecn is not on by default"
 [ "$(cat $P/cnp_interval_us)" = 4 ] || bad "cnp_interval_us is not 4 by default"
+[ "$(cat $P/dcqcn)" = Y ] || bad "dcqcn is not on by default"
 echo 0 >$P/tx_gso
+echo 0 >$P/dcqcn
+mountpoint -q $T || mount -t tracefs nodev $T || bad "no tracefs at $T"
 
 # The router: ECT -> CE on A's egress, IPv4 (header checksum redone) and
 # IPv6. pref 1 and 2 count the ECT packets they saw.
@@ -117,6 +131,8 @@ late() { echo $(( $(db rx_drop_no_qp) + $(db rx_drop_qp_state) )); }
 [ $(( $(da rp_cnp_handled) + $(da rx_drop_cnp) )) -eq "$cnps" ] ||
 	bad "A took $(da rp_cnp_handled) + dropped $(da rx_drop_cnp) CNPs, B sent $cnps"
 [ "$(da rp_cnp_handled)" -gt 0 ] || bad "A handled no CNP"
+[ "$(da rp_rate_cuts)" -eq 0 ] && [ "$(da rp_paced)" -eq 0 ] ||
+	bad "dcqcn=0: A cut its rate $(da rp_rate_cuts) times, paced $(da rp_paced)"
 [ "$(da rx_drop_malformed)" -eq 0 ] && [ "$(db rx_drop_malformed)" -eq 0 ] &&
 	[ "$(da rx_drop_icrc)" -eq 0 ] || bad "a CNP was malformed or had a bad ICRC"
 ncap=$(grep -c 'tos 0x' /tmp/ecn_cnp.txt)
@@ -161,6 +177,35 @@ counts "c (ecn=0)"
 [ "$(db np_cnp_sent)" -eq 0 ] || bad "ecn=0: B sent CNPs"
 [ "$(da rp_cnp_handled)" -eq 0 ] || bad "ecn=0: A took CNPs"
 echo 1 >$P/ecn
+
+# f. DCQCN: A's QPs cut their rate on B's CNPs and pace their packets.
+echo 1 >$P/dcqcn
+echo 50 >$P/dcqcn_min_mbps	# the floor: TCG sends more than this
+echo 0 >$P/cnp_interval_us
+echo >$T/trace
+echo 1 >$T/events/sroce/sroce_cc_rate/enable
+snap
+traffic $TCLASS
+echo 0 >$T/events/sroce/sroce_cc_rate/enable
+counts "f (dcqcn=1)"
+cuts=$(da rp_rate_cuts) paced=$(da rp_paced)
+info "f: A cut its rates $cuts times, paced $paced packets"
+[ "$cuts" -gt 0 ] || bad "dcqcn=1: A took $(da rp_cnp_handled) CNPs and cut no rate"
+[ "$cuts" -le "$(da rp_cnp_handled)" ] || bad "more cuts ($cuts) than CNPs"
+[ "$paced" -gt 0 ] || bad "dcqcn=1: A's rates were cut, no packet waited"
+[ "$(db rp_rate_cuts)" -eq 0 ] || bad "B took no CNP and cut its rate"
+grep -c ' cut rate=' $T/trace | grep -qx "$cuts" ||
+	bad "$(grep -c ' cut rate=' $T/trace) sroce_cc_rate cut events for $cuts cuts"
+# rate >= the floor, target <= the veth's 10 Gbit/s, the first cut halves
+awk '/sroce_cc_rate:/ {
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	if (v["rate"] < 50 || v["target"] > 10000 || v["rate"] > v["target"]) { print; bad = 1 }
+} END { exit bad }' $T/trace || bad "a rate out of [50, 10000] Mbit/s or above its target"
+grep -q ' cut rate=5000 target=10000 ' $T/trace || {
+	grep sroce_cc_rate $T/trace | head -5; bad "no first cut from 10000 to 5000 Mbit/s"
+}
+echo 10 >$P/dcqcn_min_mbps
+echo 4 >$P/cnp_interval_us
 
 # d. hostile CNPs at B (from A's namespace, raw sockets, correct ICRC).
 declare -A before

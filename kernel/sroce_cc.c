@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sroce congestion control: DCQCN's reaction point in the requester
+ * (sroce_cc.h). The algorithm is core/dcqcn.c; this file holds its
+ * module parameters, the CNP hand-over from the receive path and the
+ * pacer's timer.
+ */
+#include <linux/ethtool.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/rtnetlink.h>
+#include <linux/moduleparam.h>
+#include <rdma/ib_verbs.h>
+
+#include "sroce_cc.h"
+#include "sroce_qp.h"
+#include "sroce_trace.h"
+#include "sroce_work.h"
+#include "dcqcn.h"
+
+/*
+ * The defaults are those of the DCQCN paper and of RoCE NICs
+ * (mlx5's rpg_* and dce_tcp_* settings); read when a QP enters RTS.
+ */
+static bool dcqcn = true;
+module_param(dcqcn, bool, 0644);
+MODULE_PARM_DESC(dcqcn,
+		 "Lower a QP's send rate when CNPs arrive for it (DCQCN; default on)");
+
+static uint dcqcn_ai_mbps = 5;
+module_param(dcqcn_ai_mbps, uint, 0644);
+MODULE_PARM_DESC(dcqcn_ai_mbps, "DCQCN additive increase, Mbit/s (default 5)");
+
+static uint dcqcn_hai_mbps = 50;
+module_param(dcqcn_hai_mbps, uint, 0644);
+MODULE_PARM_DESC(dcqcn_hai_mbps, "DCQCN hyper increase, Mbit/s (default 50)");
+
+static uint dcqcn_min_mbps = 10;
+module_param(dcqcn_min_mbps, uint, 0644);
+MODULE_PARM_DESC(dcqcn_min_mbps, "DCQCN lowest rate, Mbit/s (default 10)");
+
+static uint dcqcn_threshold = 5;
+module_param(dcqcn_threshold, uint, 0644);
+MODULE_PARM_DESC(dcqcn_threshold,
+		 "DCQCN increase events before additive increase (F, default 5)");
+
+static uint dcqcn_timer_us = 300;
+module_param(dcqcn_timer_us, uint, 0644);
+MODULE_PARM_DESC(dcqcn_timer_us, "DCQCN rate increase timer, us (default 300)");
+
+static uint dcqcn_byte_kb = 2048;
+module_param(dcqcn_byte_kb, uint, 0644);
+MODULE_PARM_DESC(dcqcn_byte_kb,
+		 "DCQCN rate increase every this many KiB sent (default 2048)");
+
+static uint dcqcn_alpha_us = 55;
+module_param(dcqcn_alpha_us, uint, 0644);
+MODULE_PARM_DESC(dcqcn_alpha_us, "DCQCN alpha update period, us (default 55)");
+
+static uint dcqcn_g = 4;
+module_param(dcqcn_g, uint, 0644);
+MODULE_PARM_DESC(dcqcn_g, "DCQCN alpha gain g, in 1/1024ths (default 4)");
+
+static uint dcqcn_cut_gap_us = 4;
+module_param(dcqcn_cut_gap_us, uint, 0644);
+MODULE_PARM_DESC(dcqcn_cut_gap_us,
+		 "DCQCN least time between two rate cuts, us (default 4)");
+
+/*
+ * How far the pacer may fall behind before it forgets the lag: after an
+ * idle time at most this much wire time goes back to back.
+ */
+#define SROCE_PACE_BURST_NS	(50 * NSEC_PER_USEC)
+
+/* A link that reports no speed (virtio-net, tun) is taken as 10 Gbit/s. */
+#define SROCE_CC_DEFAULT_MBPS	10000
+
+u32 sroce_cc_line_mbps(struct sroce_dev *sdev)
+{
+	struct ethtool_link_ksettings ks = {};
+	struct net_device *ndev;
+	int err;
+
+	ndev = ib_device_get_netdev(&sdev->ibdev, 1);
+	if (!ndev)
+		return 0;
+	rtnl_lock();
+	err = __ethtool_get_link_ksettings(ndev, &ks);
+	rtnl_unlock();
+	dev_put(ndev);
+	if (err || !ks.base.speed || ks.base.speed == (u32)SPEED_UNKNOWN)
+		return SROCE_CC_DEFAULT_MBPS;
+	return ks.base.speed;
+}
+
+static enum hrtimer_restart sroce_cc_pace_timer(struct hrtimer *t)
+{
+	struct sroce_qp *qp = container_of(t, struct sroce_qp, pace_timer);
+
+	trace_sroce_timer_expire(qp, SROCE_TIMER_PACE, 0);
+	sroce_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+void sroce_cc_init(struct sroce_qp *qp)
+{
+	hrtimer_setup(&qp->pace_timer, sroce_cc_pace_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
+	atomic_set(&qp->cnp_pending, 0);
+	qp->req.cc_on = false;
+}
+
+void sroce_cc_start(struct sroce_qp *qp, u32 line_mbps)
+{
+	struct sroce_dcqcn_params *p = &qp->req.ccp;
+
+	atomic_set(&qp->cnp_pending, 0);
+	qp->req.cc_on = false;
+	qp->req.pace_next = 0;
+	/* UD has no one connection to pace; a link of unknown speed neither. */
+	if (!READ_ONCE(dcqcn) || qp->type == SROCE_QPT_UD || !line_mbps)
+		return;
+	*p = (struct sroce_dcqcn_params) {
+		.max_rate = line_mbps,
+		.min_rate = READ_ONCE(dcqcn_min_mbps),
+		.ai_rate = READ_ONCE(dcqcn_ai_mbps),
+		.hai_rate = READ_ONCE(dcqcn_hai_mbps),
+		.threshold = READ_ONCE(dcqcn_threshold),
+		.timer_ns = (u64)READ_ONCE(dcqcn_timer_us) * NSEC_PER_USEC,
+		.byte_reset = (u64)READ_ONCE(dcqcn_byte_kb) * 1024,
+		.alpha_ns = (u64)READ_ONCE(dcqcn_alpha_us) * NSEC_PER_USEC,
+		.alpha_g = READ_ONCE(dcqcn_g),
+		.alpha_init = SROCE_DCQCN_ONE,
+		.cut_gap_ns = (u64)READ_ONCE(dcqcn_cut_gap_us) * NSEC_PER_USEC,
+	};
+	if (sroce_dcqcn_params_valid(p)) {
+		ibdev_warn_ratelimited(&qp->sdev->ibdev,
+				       "qp#%u: DCQCN parameters out of range (min rate above %u Mbit/s line rate, a zero period or gain?): no rate control\n",
+				       qp->qpn, line_mbps);
+		return;
+	}
+	sroce_dcqcn_init(&qp->req.cc, p);
+	qp->req.cc_on = true;
+}
+
+void sroce_cc_stop(struct sroce_qp *qp)
+{
+	hrtimer_cancel(&qp->pace_timer);
+}
+
+void sroce_cc_cnp(struct sroce_qp *qp)
+{
+	if (!READ_ONCE(dcqcn))
+		return;
+	atomic_set(&qp->cnp_pending, 1);
+	sroce_qp_schedule(qp);
+}
+
+void sroce_cc_take_cnps(struct sroce_qp *qp)
+{
+	struct sroce_dcqcn *s = &qp->req.cc;
+
+	if (!atomic_read(&qp->cnp_pending) || !atomic_xchg(&qp->cnp_pending, 0))
+		return;
+	if (!qp->req.cc_on)
+		return;
+	if (sroce_dcqcn_cnp(s, &qp->req.ccp, ktime_get_ns())) {
+		sroce_count(qp->sdev, SROCE_CNT_RP_RATE_CUT);
+		trace_sroce_cc_rate(qp, s->rate, s->target, s->alpha, true);
+	}
+}
+
+bool sroce_cc_must_wait(struct sroce_qp *qp, u32 bytes)
+{
+	struct sroce_dcqcn *s = &qp->req.cc;
+	u64 now, wait;
+
+	if (!qp->req.cc_on || !s->limited)
+		return false;
+	now = ktime_get_ns();
+	if (sroce_dcqcn_tick(s, &qp->req.ccp, now))
+		trace_sroce_cc_rate(qp, s->rate, s->target, s->alpha, false);
+	if (!s->limited)
+		return false;
+	wait = sroce_pace_next(&qp->req.pace_next, now,
+			       sroce_pace_cost(bytes, s->rate),
+			       SROCE_PACE_BURST_NS);
+	if (!wait) {
+		if (sroce_dcqcn_sent(s, &qp->req.ccp, bytes))
+			trace_sroce_cc_rate(qp, s->rate, s->target, s->alpha, false);
+		return false;
+	}
+	sroce_count(qp->sdev, SROCE_CNT_RP_PACED);
+	if (!hrtimer_is_queued(&qp->pace_timer)) {
+		trace_sroce_timer_arm(qp, SROCE_TIMER_PACE, wait);
+		hrtimer_start(&qp->pace_timer, ns_to_ktime(wait),
+			      HRTIMER_MODE_REL_SOFT);
+	}
+	return true;
+}
