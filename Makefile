@@ -15,6 +15,7 @@
 #   make bench        sroce against rdma_rxe and siw in one guest run (Documentation/performance.md)
 #   make bench-odp    the ODP benchmarks (packet damming, packet flood; Documentation/odp.md)
 #   make bench-reliability  recovery timing and ib_write_bw under loss, in the guest
+#   make bench-congestion  two RC flows through a RED/ECN bottleneck, DCQCN on and off
 #   make debug-kernel  build (once, cached) the KASAN/lockdep/kmemleak guest kernel
 #   make debug-lane    the full lane: the tests tagged "debug", "debug-only" and "debug-full" on that kernel
 #                      (make check's lane runs those tagged "debug")
@@ -82,6 +83,11 @@ bench-odp: module provider selftests
 	scripts/bench/odp-plot
 bench-reliability: module provider selftests
 	SROCE_GUEST_DEBUG=0 SROCE_TCG_THREAD=multi scripts/vm/run-qemu.sh -t 3000 scripts/bench/reliability.sh
+# Two RC flows through a RED/ECN bottleneck with DCQCN on and off
+# (Documentation/observability.md, "ECN and CNPs"); plot in build/bench/.
+bench-congestion: module provider selftests
+	SROCE_GUEST_DEBUG=0 SROCE_TCG_THREAD=multi scripts/vm/run-qemu.sh -t 1800 scripts/bench/congestion.sh
+	scripts/bench/congestion-plot
 
 debug-kernel:
 	scripts/vm/mkdebugkernel.sh
@@ -108,4 +114,4 @@ clean:
 	-$(MAKE) -s -C kernel clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 	-$(MAKE) -s -C selftests/kmod clean KDIR=$$(ls -d $${HOME}/.cache/sroce/trixie-root/usr/src/linux-headers-*-amd64 2>/dev/null | head -1) 2>/dev/null
 
-.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability debug-kernel debug-modules debug-lane twovm twovm-short matrix clean
+.PHONY: all module provider selftests host-tests fuzz deb image check static-checks spec-map demo vm-test pyverbs bench bench-odp bench-reliability bench-congestion debug-kernel debug-modules debug-lane twovm twovm-short matrix clean

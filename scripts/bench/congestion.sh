@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Congestion benchmark (issue 21 section 3), in the guest:
+#   scripts/vm/run-qemu.sh -t 1800 scripts/bench/congestion.sh [VAR=value...]
+# FLOWS RC flows (ib_write_bw over rdma_cm, 64 KiB WRITEs, traffic class
+# ECT(0)) from sroce_b to sroce_a share one bottleneck: veth_b's egress,
+# shaped to RATE Mbit/s (htb) with a RED queue that marks ECN-CE. Each
+# run lasts SECS s, once with DCQCN (dcqcn=1) and once without (dcqcn=0),
+# and prints per run: each flow's Mbit/s, their sum, Jain's fairness
+# index (sum x)^2 / (n sum x^2), the bottleneck queue (mean and largest
+# backlog, sampled every 0.2 s), the packets RED dropped and marked, and
+# the senders' retransmissions, rate cuts and paced packets, the
+# receivers' CNPs. Numbers, never pass/fail. The queue samples go to
+# build/bench/congestion-dcqcnN.dat (time s, backlog bytes) for a plot.
+#   RATE (default 20) SECS (default 20) FLOWS (default 2) RUNS ("1 0")
+# The guest gets no environment: pass them as arguments, e.g.
+#   scripts/vm/run-qemu.sh scripts/bench/congestion.sh RATE=10 SECS=30
+# shellcheck disable=SC1091
+. "$(dirname "$0")/../../selftests/datapath/dp_lib.sh"
+. "$(dirname "$0")/../../selftests/net/net_lib.sh"
+
+for a in "$@"; do
+	case "$a" in
+	RATE=* | SECS=* | FLOWS=* | RUNS=*) export "${a?}" ;;
+	*) echo "usage: $0 [RATE=mbit] [SECS=s] [FLOWS=n] [RUNS=1:0]" >&2; exit 2 ;;
+	esac
+done
+RATE=${RATE:-20}
+SECS=${SECS:-20}
+FLOWS=${FLOWS:-2}
+RUNS=${RUNS:-1 0}
+RUNS=${RUNS//:/ }
+P=/sys/module/sroce/parameters
+OUT=$BUILD/bench
+mkdir -p "$OUT"
+
+cleanup() {
+	echo 1 >$P/dcqcn 2>/dev/null
+	echo 1 >$P/tx_gso 2>/dev/null
+	dp_down
+}
+
+# The bottleneck on B's egress: htb at RATE, RED marking ECT packets CE
+# between about 10 and 30 packets of average queue (dropping the rest).
+bottleneck() {
+	local b=$((RATE * 1000000 / 8))	# bytes/s
+	ip netns exec "$NS_B" tc qdisc del dev veth_b root 2>/dev/null
+	ip netns exec "$NS_B" tc qdisc add dev veth_b root handle 1: htb default 1 &&
+	ip netns exec "$NS_B" tc class add dev veth_b parent 1: classid 1:1 htb \
+		rate "${RATE}mbit" burst 15k &&
+	ip netns exec "$NS_B" tc qdisc add dev veth_b parent 1:1 handle 10: red \
+		limit 400000 min 11000 max 33000 avpkt 1100 burst 20 \
+		bandwidth "$b" probability 0.1 ecn
+}
+# red_stat FIELD: RED's "marked"/"dropped"... of veth_b, or the backlog.
+qdisc_json() { ip netns exec "$NS_B" tc -s -j qdisc show dev veth_b; }
+red_field() {
+	qdisc_json | python3 -c '
+import json, sys
+for q in json.load(sys.stdin):
+    if q.get("kind") == "red":
+        x = q.get(sys.argv[1])
+        if x is None:
+            x = q.get("options", {}).get(sys.argv[1], 0)
+        print(x); break
+else:
+    print(0)' "$1"
+}
+
+dmesg_mark
+dp_up
+echo 0 >$P/tx_gso	# a GSO skb would cross the queue as one packet
+bottleneck || { cleanup; fail "tc htb + red ecn on veth_b"; }
+wait_for 30 gid_index "$DEV_A" "$A4" >/dev/null && wait_for 30 gid_index "$DEV_B" "$B4" >/dev/null ||
+	{ cleanup; fail "no RoCE v2 GID"; }
+info "bottleneck: veth_b egress, htb ${RATE} Mbit/s, RED ecn; $FLOWS flows of ib_write_bw -R -T 2, ${SECS} s each run"
+
+for cc in $RUNS; do
+	echo "$cc" >$P/dcqcn || { cleanup; fail "dcqcn parameter"; }
+	bottleneck
+	declare -A a0 b0
+	snap_counters "$DEV_A" a0
+	snap_counters "$DEV_B" b0
+	m0=$(red_field marked) d0=$(red_field dropped)
+	pids=() logs=()
+	for i in $(seq "$FLOWS"); do
+		port=$((19000 + 10 * cc + i))
+		$NS_EXEC_A ib_write_bw -d "$DEV_A" -R -T 2 -s 65536 -D "$SECS" \
+			-p "$port" >/dev/null 2>&1 &
+		wait_for 20 dp_listening "$NS_EXEC_A" "$port" || info "flow $i: no server on $port"
+	done
+	t0=$(date +%s.%N)
+	for i in $(seq "$FLOWS"); do
+		port=$((19000 + 10 * cc + i))
+		logs[i]=$(mktemp)
+		$NS_EXEC_B ib_write_bw -d "$DEV_B" -R -T 2 -s 65536 -D "$SECS" \
+			-p "$port" --report_gbits "$A4" >"${logs[i]}" 2>&1 &
+		pids[i]=$!
+	done
+	dat=$OUT/congestion-dcqcn$cc.dat
+	: >"$dat"
+	while kill -0 "${pids[1]}" 2>/dev/null; do
+		printf '%s %s\n' "$(date +%s.%N)" "$(qdisc_json | python3 -c '
+import json, sys
+print(sum(q.get("backlog", 0) for q in json.load(sys.stdin) if q.get("kind") == "red"))')" >>"$dat"
+		sleep 0.2
+	done
+	for i in $(seq "$FLOWS"); do wait "${pids[i]}"; done
+	wait
+	awk -v t0="$t0" '{ printf "%.2f %d\n", $1 - t0, $2 }' "$dat" >"$dat.tmp" && mv "$dat.tmp" "$dat"
+	bws=()
+	for i in $(seq "$FLOWS"); do
+		# --report_gbits: the average column is Gbit/s
+		v=$(awk '$1 == 65536 && NF >= 4 { v = $4 } END { print v }' "${logs[i]}")
+		if [[ $v =~ ^[0-9.]+$ ]]; then
+			bws+=("$(awk -v g="$v" 'BEGIN { printf "%.2f", g * 1000 }')")
+		else
+			bws+=(0)
+			sed 's/^/#   flow '"$i"': /' "${logs[i]}" | grep -iE 'error|fail|unable|report' | head -3
+		fi
+		rm -f "${logs[i]}"
+	done
+	read -r sum jain <<<"$(printf '%s\n' "${bws[@]}" | awk '
+		{ s += $1; q += $1 * $1; n++ }
+		END { printf "%.2f %.3f\n", s, (q > 0 ? s * s / (n * q) : 0) }')"
+	read -r qmean qmax <<<"$(awk '{ s += $2; if ($2 > m) m = $2; n++ }
+		END { printf "%d %d\n", (n ? s / n : 0), m }' "$dat")"
+	db() { echo $(( $(hw_counter "$DEV_B" "$1") - ${b0[$1]} )); }
+	da() { echo $(( $(hw_counter "$DEV_A" "$1") - ${a0[$1]} )); }
+	info "BENCH congestion dcqcn=$cc: flows ${bws[*]} Mbit/s, sum $sum of $RATE, Jain $jain, queue mean $qmean max $qmax bytes, RED marked $(( $(red_field marked) - m0 )) dropped $(( $(red_field dropped) - d0 )), B retrans $(db retrans_pkts) rate_cuts $(db rp_rate_cuts) paced $(db rp_paced) cnp_handled $(db rp_cnp_handled), A ecn_marked $(da np_ecn_marked_roce_packets) cnp_sent $(da np_cnp_sent)"
+	sleep 2
+done
+cleanup
+check_dmesg
+exit 0
