@@ -26,10 +26,11 @@
 #     own match count.
 #  a to e run with dcqcn=0: no QP cuts its rate (rp_rate_cuts) or waits
 #     for its pace (rp_paced).
-#  f. dcqcn=1 (the default), every marked packet answered: A's QPs take
-#     B's CNPs and cut their rates (rp_rate_cuts, at most one per CNP),
-#     and pace their packets (rp_paced); the tracepoint sroce_cc_rate
-#     shows the cuts, never below dcqcn_min_mbps nor above the line rate.
+#  f. dcqcn=1 (the default), every marked packet answered, ib_write_bw
+#     from A: A's QP takes B's CNPs and cuts its rate (rp_rate_cuts, at
+#     most one per CNP), and paces its packets (rp_paced); the tracepoint
+#     sroce_cc_rate shows the cuts, never below dcqcn_min_mbps nor above
+#     the line rate.
 #     B, which took no CNP, cut nothing.
 # tx_gso=0 throughout: a GSO skb crosses tc as one packet.
 . "$(dirname "$0")/../datapath/dp_lib.sh"
@@ -184,12 +185,13 @@ counts "c (ecn=0)"
 [ "$(da rp_cnp_handled)" -eq 0 ] || bad "ecn=0: A took CNPs"
 echo 1 >$P/ecn
 
-# f. DCQCN: A's QPs cut their rate on B's CNPs and pace their packets.
-echo 1 >$P/dcqcn
+# f. DCQCN: A's QP cuts its rate on B's CNPs and paces its packets.
+# One long-lived RC QP that keeps the pipe full (ib_write_bw from A, 64
+# KiB WRITEs, A's packets marked by the rule): dp_send_recv's short-lived
+# QPs wait for each answer and send slower than any floor under TCG.
 # Cuts only, no recovery (a timer event a second, a byte event a GiB),
-# down to a floor of 10 Mbit/s, 0.9 ms a packet: slower than a TCG
-# guest sends, so that the pacer has packets to hold back. With the
-# default recovery the rate stays above what TCG can send.
+# down to a floor of 10 Mbit/s, 0.9 ms a packet.
+echo 1 >$P/dcqcn
 echo 10 >$P/dcqcn_min_mbps
 echo 1000000 >$P/dcqcn_timer_us
 echo 1048576 >$P/dcqcn_byte_kb
@@ -197,7 +199,24 @@ echo 0 >$P/cnp_interval_us
 echo >$T/trace
 echo 1 >$T/events/sroce/sroce_cc_rate/enable
 snap
-traffic $TCLASS RC_SEND_v4
+bulk() {	# ib_write_bw from A to B, traffic class $TCLASS
+	local ga gb port=18650 spid rc
+	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
+	$NS_EXEC_B ib_write_bw -d "$DEV_B" -x "$gb" -p $port -F --tclass=$((TCLASS)) \
+		-s 65536 -n 100 >/tmp/ecn_bw_s.out 2>&1 &
+	spid=$!
+	wait_for 20 dp_listening "$NS_EXEC_B" $port || bad "ib_write_bw server did not listen"
+	timeout -k 5 300 $NS_EXEC_A ib_write_bw -d "$DEV_A" -x "$ga" -p $port -F \
+		--tclass=$((TCLASS)) -s 65536 -n 100 "$B4" >/tmp/ecn_bw_c.out 2>&1
+	rc=$?
+	wait "$spid"
+	# TCG's clock can defeat perftest's report, not the traffic
+	[ $rc = 0 ] || grep -q "produce a report" /tmp/ecn_bw_c.out || {
+		cat /tmp/ecn_bw_s.out /tmp/ecn_bw_c.out; bad "ib_write_bw failed ($rc)"
+	}
+	sleep 1
+}
+bulk
 echo 0 >$T/events/sroce/sroce_cc_rate/enable
 counts "f (dcqcn=1)"
 cuts=$(da rp_rate_cuts) paced=$(da rp_paced)
