@@ -150,8 +150,15 @@ void sroce_cc_stop(struct sroce_qp *qp)
 
 void sroce_cc_cnp(struct sroce_qp *qp)
 {
+	u64 now = ktime_get_ns();
+
 	if (!READ_ONCE(dcqcn))
 		return;
+	if (!atomic_read(&qp->cnp_pending))
+		WRITE_ONCE(qp->cnp_first_ns, now);
+	WRITE_ONCE(qp->cnp_last_ns, now);
+	/* the times before the flag: pairs with the owner's atomic_xchg() */
+	smp_mb__before_atomic();
 	atomic_set(&qp->cnp_pending, 1);
 	sroce_qp_schedule(qp);
 }
@@ -159,12 +166,16 @@ void sroce_cc_cnp(struct sroce_qp *qp)
 void sroce_cc_take_cnps(struct sroce_qp *qp)
 {
 	struct sroce_dcqcn *s = &qp->req.cc;
+	u64 first, last, now;
 
 	if (!atomic_read(&qp->cnp_pending) || !atomic_xchg(&qp->cnp_pending, 0))
 		return;
 	if (!qp->req.cc_on)
 		return;
-	if (sroce_dcqcn_cnp(s, &qp->req.ccp, ktime_get_ns())) {
+	now = ktime_get_ns();
+	last = min(READ_ONCE(qp->cnp_last_ns), now);
+	first = min(READ_ONCE(qp->cnp_first_ns), last);
+	if (sroce_dcqcn_cnps(s, &qp->req.ccp, first, last, now)) {
 		sroce_count(qp->sdev, SROCE_CNT_RP_RATE_CUT);
 		trace_sroce_cc_rate(qp, s->rate, s->target, s->alpha, true);
 	}

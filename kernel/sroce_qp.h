@@ -204,8 +204,15 @@ struct sroce_qp {
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
 	struct hrtimer pace_timer;	/* DCQCN pacing (sroce_cc.c) */
-	/* a CNP arrived for the requester: set by receive, taken by the owner */
+	/*
+	 * CNPs arrived for the requester: set by receive (any context),
+	 * taken by the owner; cnp_first_ns/cnp_last_ns (ktime_get_ns()) are
+	 * when the first and the last of them arrived, written before
+	 * cnp_pending is set (a race between receivers only blurs them).
+	 */
 	atomic_t cnp_pending;
+	u64 cnp_first_ns;
+	u64 cnp_last_ns;
 
 	/*
 	 * ECN notification point (sroce_recv.c): when this QP last sent a

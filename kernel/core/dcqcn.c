@@ -157,6 +157,35 @@ bool sroce_dcqcn_tick(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
 	return s->rate != rate;
 }
 
+/* alpha through the periods that end by @until, a CNP in each. */
+static void dcqcn_alpha_busy(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
+			     u64 until)
+{
+	u64 n;
+
+	if ((s64)(until - s->next_alpha) < 0)
+		return;
+	n = div64_u64(until - s->next_alpha, p->alpha_ns) + 1;
+	s->next_alpha += n * p->alpha_ns;
+	/* alpha converges on 1 (a few below, with the rounding down) */
+	n = min_t(u64, n, DCQCN_EVENTS_MAX);
+	while (n--)
+		s->alpha = dcqcn_alpha(s->alpha, p->alpha_g, true);
+	s->cnp_seen = false;
+}
+
+bool sroce_dcqcn_cnps(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
+		      u64 first, u64 last, u64 now)
+{
+	/* what happened before the first: increase events, quiet periods */
+	sroce_dcqcn_tick(s, p, first);
+	if (s->limited) {
+		s->cnp_seen = true;
+		dcqcn_alpha_busy(s, p, last);
+	}
+	return sroce_dcqcn_cnp(s, p, now);
+}
+
 bool sroce_dcqcn_sent(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
 		      u32 bytes)
 {

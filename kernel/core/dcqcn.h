@@ -103,6 +103,24 @@ bool sroce_dcqcn_cnp(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
 		     u64 now);
 
 /**
+ * sroce_dcqcn_cnps() - CNPs that arrived from @first to @last, taken at @now
+ * @s:     the state
+ * @p:     the tunables
+ * @first: when the first of them arrived (ns)
+ * @last:  when the last of them arrived (ns), @first <= @last <= @now
+ * @now:   the time now (ns)
+ *
+ * A requester takes the CNPs that arrived since its last run at once.
+ * Up to @first, time passes as sroce_dcqcn_tick() has it; each alpha
+ * period from @first to @last counts as one with a CNP, as if they had
+ * been taken one by one; then the rate is cut as sroce_dcqcn_cnp() does.
+ *
+ * Return: true if the rate was cut.
+ */
+bool sroce_dcqcn_cnps(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
+		      u64 first, u64 last, u64 now);
+
+/**
  * sroce_dcqcn_tick() - the timers: alpha decay and timer increase events
  * @s:   the state
  * @p:   the tunables

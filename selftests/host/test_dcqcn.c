@@ -322,6 +322,52 @@ TEST(next_due)
 	ASSERT_EQ(sroce_dcqcn_next_due(&s), 1 * MS + 300 * US);
 }
 
+/*
+ * CNPs taken in a batch, as a requester run does: the alpha periods they
+ * spanned count as periods with a CNP, so alpha stays near 1 and each
+ * batch halves the rate; taken as one CNP after the ticks of the span,
+ * alpha would decay (to 0 over 18 ms) and the cuts fade out.
+ */
+TEST(cnps_taken_in_batches)
+{
+	/* no recovery in between, as in ecn_cnp.sh case f */
+	struct sroce_dcqcn_params pnr = p10g;
+	struct sroce_dcqcn s, one;
+	u64 t = 1000 * MS;
+	int i;
+
+	pnr.timer_ns = 1000 * MS;
+	pnr.byte_reset = 1ULL << 30;
+
+	sroce_dcqcn_init(&s, &pnr);
+	ASSERT_TRUE(sroce_dcqcn_cnps(&s, &pnr, t, t, t));
+	ASSERT_EQ(s.rate, 5000U);
+	one = s;
+	/* 13 ms between runs, CNPs all along */
+	ASSERT_TRUE(sroce_dcqcn_cnps(&s, &pnr, t + 20 * US, t + 13 * MS, t + 13 * MS));
+	ASSERT_TRUE(s.alpha >= SROCE_DCQCN_ONE - 8);
+	ASSERT_TRUE(s.rate <= 2510U);
+	sroce_dcqcn_tick(&one, &pnr, t + 13 * MS);
+	ASSERT_TRUE(sroce_dcqcn_cnp(&one, &pnr, t + 13 * MS));
+	ASSERT_TRUE(one.alpha < SROCE_DCQCN_ONE / 2);
+	ASSERT_TRUE(one.rate > 3500U);
+	/* ten more such runs: at the floor */
+	for (i = 2; i < 12; i++)
+		sroce_dcqcn_cnps(&s, &pnr, t + (i - 1) * 13 * MS + 20 * US,
+				 t + i * 13 * MS, t + i * 13 * MS);
+	ASSERT_EQ(s.rate, 10U);
+	/* a quiet span before the CNPs decays alpha as one CNP would */
+	sroce_dcqcn_init(&s, &pnr);
+	one = s;
+	sroce_dcqcn_cnps(&s, &pnr, t, t, t);
+	sroce_dcqcn_cnp(&one, &pnr, t);
+	sroce_dcqcn_cnps(&s, &pnr, t + 13 * MS, t + 13 * MS, t + 13 * MS);
+	sroce_dcqcn_tick(&one, &pnr, t + 13 * MS);
+	sroce_dcqcn_cnp(&one, &pnr, t + 13 * MS);
+	ASSERT_EQ(s.alpha, one.alpha);
+	ASSERT_EQ(s.rate, one.rate);
+}
+
 TEST(pace_cost)
 {
 	/* 1500 bytes: 1.2 us at 10 Gbit/s, 12 us at 1 Gbit/s */

@@ -55,6 +55,7 @@ dcqcn_defaults() {
 	echo 10 >$P/dcqcn_min_mbps 2>/dev/null
 	echo 300 >$P/dcqcn_timer_us 2>/dev/null
 	echo 2048 >$P/dcqcn_byte_kb 2>/dev/null
+	echo 55 >$P/dcqcn_alpha_us 2>/dev/null
 }
 bad() { cleanup; fail "$@"; }
 hw() { hw_counter "$@"; }
@@ -190,11 +191,16 @@ echo 1 >$P/ecn
 # KiB WRITEs, A's packets marked by the rule): dp_send_recv's short-lived
 # QPs wait for each answer and send slower than any floor under TCG.
 # Cuts only, no recovery (a timer event a second, a byte event a GiB),
-# down to a floor of 10 Mbit/s, 0.9 ms a packet.
+# down to a floor of 10 Mbit/s, 0.9 ms a packet, and alpha held near 1
+# (an alpha period of a second): under TCG the requester sends its
+# bursts some 10 ms apart, far below its rate, and with the default 55 us
+# period alpha decays between them and the cuts fade out, as DCQCN has it
+# for a flow that sends below its rate.
 echo 1 >$P/dcqcn
 echo 10 >$P/dcqcn_min_mbps
 echo 1000000 >$P/dcqcn_timer_us
 echo 1048576 >$P/dcqcn_byte_kb
+echo 1000000 >$P/dcqcn_alpha_us
 echo 0 >$P/cnp_interval_us
 echo >$T/trace
 echo 1 >$T/events/sroce/sroce_cc_rate/enable
@@ -223,7 +229,11 @@ cuts=$(da rp_rate_cuts) paced=$(da rp_paced)
 info "f: A cut its rates $cuts times, paced $paced packets"
 [ "$cuts" -gt 0 ] || bad "dcqcn=1: A took $(da rp_cnp_handled) CNPs and cut no rate"
 [ "$cuts" -le "$(da rp_cnp_handled)" ] || bad "more cuts ($cuts) than CNPs"
-[ "$paced" -gt 0 ] || bad "dcqcn=1: A's rates were cut, no packet waited"
+info "f: sroce_cc_rate: $(grep -c ' cut rate=' $T/trace) cuts, lowest rate $(grep -o ' rate=[0-9]*' $T/trace | cut -d= -f2 | sort -n | head -1) Mbit/s"
+[ "$paced" -gt 0 ] || {
+	grep sroce_cc_rate $T/trace | head -20
+	bad "dcqcn=1: A's rates were cut, no packet waited"
+}
 [ "$(db rp_rate_cuts)" -eq 0 ] || bad "B took no CNP and cut its rate"
 grep -c ' cut rate=' $T/trace | grep -qx "$cuts" ||
 	bad "$(grep -c ' cut rate=' $T/trace) sroce_cc_rate cut events for $cuts cuts"
