@@ -81,7 +81,7 @@
 	X(NP_CNP_SENT, "np_cnp_sent")					\
 	X(RP_CNP_HANDLED, "rp_cnp_handled")				\
 	X(RP_RATE_CUT, "rp_rate_cuts")	/* CNPs that cut a QP's rate */	\
-	X(RP_PACED, "rp_paced")		/* a packet waited for its pace */
+	X(RP_PACED, "rp_paced")		/* a packet held back for its pace */
 
 #define SROCE_COUNTER_ENUM(id, name) SROCE_CNT_##id,
 enum sroce_counter {
