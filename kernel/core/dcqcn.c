@@ -108,15 +108,25 @@ static u32 dcqcn_alpha(u32 alpha, u32 g, bool cnp)
 	return cnp ? a + g : a;
 }
 
-static void dcqcn_alpha_tick(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
-			     u64 now)
+/* Periods of @period ended by @until, the first ending at *@next (moved on). */
+static u64 dcqcn_periods(u64 *next, u64 period, u64 until)
 {
 	u64 n;
 
-	if ((s64)(now - s->next_alpha) < 0)
+	if ((s64)(until - *next) < 0)
+		return 0;
+	n = div64_u64(until - *next, period) + 1;
+	*next += n * period;
+	return n;
+}
+
+static void dcqcn_alpha_tick(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
+			     u64 now)
+{
+	u64 n = dcqcn_periods(&s->next_alpha, p->alpha_ns, now);
+
+	if (!n)
 		return;
-	n = div64_u64(now - s->next_alpha, p->alpha_ns) + 1;
-	s->next_alpha += n * p->alpha_ns;
 	s->alpha = dcqcn_alpha(s->alpha, p->alpha_g, s->cnp_seen);
 	s->cnp_seen = false;
 	/* the quiet periods: each takes at least 1 off a non-zero alpha */
@@ -133,10 +143,9 @@ bool sroce_dcqcn_tick(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
 	if (!s->limited)
 		return false;
 	dcqcn_alpha_tick(s, p, now);
-	if ((s64)(now - s->next_timer) < 0)
+	n = dcqcn_periods(&s->next_timer, p->timer_ns, now);
+	if (!n)
 		return false;
-	n = div64_u64(now - s->next_timer, p->timer_ns) + 1;
-	s->next_timer += n * p->timer_ns;
 	rest = n > DCQCN_EVENTS_MAX ? n - DCQCN_EVENTS_MAX : 0;
 	n -= rest;
 	while (n-- && s->limited) {
@@ -161,12 +170,10 @@ bool sroce_dcqcn_tick(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
 static void dcqcn_alpha_busy(struct sroce_dcqcn *s, const struct sroce_dcqcn_params *p,
 			     u64 until)
 {
-	u64 n;
+	u64 n = dcqcn_periods(&s->next_alpha, p->alpha_ns, until);
 
-	if ((s64)(until - s->next_alpha) < 0)
+	if (!n)
 		return;
-	n = div64_u64(until - s->next_alpha, p->alpha_ns) + 1;
-	s->next_alpha += n * p->alpha_ns;
 	/* alpha converges on 1 (a few below, with the rounding down) */
 	n = min_t(u64, n, DCQCN_EVENTS_MAX);
 	while (n--)
