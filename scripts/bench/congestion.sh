@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Congestion benchmark (issue 21 section 3), in the guest:
 #   scripts/vm/run-qemu.sh -t 1800 scripts/bench/congestion.sh [VAR=value...]
-# FLOWS RC flows (ib_write_bw over rdma_cm, 64 KiB WRITEs, traffic class
-# ECT(0)) from sroce_b to sroce_a share one bottleneck: veth_b's egress,
-# shaped to RATE Mbit/s (htb) with a RED queue that marks ECN-CE. Each
-# run lasts SECS s, once with DCQCN (dcqcn=1) and once without (dcqcn=0),
-# and prints per run: each flow's Mbit/s, their sum, Jain's fairness
+# FLOWS RC flows (ib_write_bw, 64 KiB WRITEs, traffic class 2: ECT(0))
+# from sroce_b to sroce_a share one bottleneck: veth_b's egress, shaped
+# to RATE Mbit/s (htb) with a RED queue that marks ECN-CE. Each run
+# lasts SECS s, once with DCQCN (dcqcn=1) and once without (dcqcn=0), and
+# prints per run: each flow's Mbit/s, their sum, Jain's fairness
 # index (sum x)^2 / (n sum x^2), the bottleneck queue (mean and largest
-# backlog, sampled every 0.2 s), the packets RED dropped and marked, and
+# backlog, sampled every 0.5 s), the packets RED dropped and marked, and
 # the senders' retransmissions, rate cuts and paced packets, the
 # receivers' CNPs. Numbers, never pass/fail. The queue samples go to
 # build/bench/congestion-dcqcnN.dat (time s, backlog bytes) for a plot.
@@ -73,7 +73,7 @@ echo 0 >$P/tx_gso	# a GSO skb would cross the queue as one packet
 bottleneck || { cleanup; fail "tc htb + red ecn on veth_b"; }
 wait_for 30 gid_index "$DEV_A" "$A4" >/dev/null && wait_for 30 gid_index "$DEV_B" "$B4" >/dev/null ||
 	{ cleanup; fail "no RoCE v2 GID"; }
-info "bottleneck: veth_b egress, htb ${RATE} Mbit/s, RED ecn; $FLOWS flows of ib_write_bw -R -T 2, ${SECS} s each run"
+info "bottleneck: veth_b egress, htb ${RATE} Mbit/s, RED ecn; $FLOWS flows of ib_write_bw --tclass=2, ${SECS} s each run"
 
 for cc in $RUNS; do
 	echo "$cc" >$P/dcqcn || { cleanup; fail "dcqcn parameter"; }
@@ -82,30 +82,36 @@ for cc in $RUNS; do
 	snap_counters "$DEV_A" a0
 	snap_counters "$DEV_B" b0
 	m0=$(red_field marked) d0=$(red_field dropped)
-	pids=() logs=()
+	pids=() spids=() logs=()
+	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
 	for i in $(seq "$FLOWS"); do
 		port=$((19000 + 10 * cc + i))
-		$NS_EXEC_A ib_write_bw -d "$DEV_A" -R -T 2 -s 65536 -D "$SECS" \
-			-p "$port" >/dev/null 2>&1 &
+		$NS_EXEC_A ib_write_bw -d "$DEV_A" -x "$ga" --tclass=2 -s 65536 \
+			-D "$SECS" -F -p "$port" >/dev/null 2>&1 &
+		spids[i]=$!
 		wait_for 20 dp_listening "$NS_EXEC_A" "$port" || info "flow $i: no server on $port"
 	done
 	t0=$(date +%s.%N)
 	for i in $(seq "$FLOWS"); do
 		port=$((19000 + 10 * cc + i))
 		logs[i]=$(mktemp)
-		$NS_EXEC_B ib_write_bw -d "$DEV_B" -R -T 2 -s 65536 -D "$SECS" \
-			-p "$port" --report_gbits "$A4" >"${logs[i]}" 2>&1 &
+		timeout -k 5 $((SECS + 120)) $NS_EXEC_B ib_write_bw -d "$DEV_B" -x "$gb" \
+			--tclass=2 -s 65536 -D "$SECS" -F -p "$port" --report_gbits "$A4" \
+			>"${logs[i]}" 2>&1 &
 		pids[i]=$!
 	done
 	dat=$OUT/congestion-dcqcn$cc.dat
 	: >"$dat"
+	# the backlog of the RED qdisc (10:), one tc call a sample
 	while kill -0 "${pids[1]}" 2>/dev/null; do
-		printf '%s %s\n' "$(date +%s.%N)" "$(qdisc_json | python3 -c '
-import json, sys
-print(sum(q.get("backlog", 0) for q in json.load(sys.stdin) if q.get("kind") == "red"))')" >>"$dat"
-		sleep 0.2
+		printf '%s %s\n' "$(date +%s.%N)" "$(ip netns exec "$NS_B" tc -s qdisc show dev veth_b |
+			awk '/^qdisc red/ { r = 1 } r && /backlog/ { sub("b", "", $2); print $2; exit }')" >>"$dat"
+		sleep 0.5
 	done
 	for i in $(seq "$FLOWS"); do wait "${pids[i]}"; done
+	# a server whose client failed would wait for it forever
+	sleep 2
+	kill "${spids[@]}" 2>/dev/null
 	wait
 	awk -v t0="$t0" '{ printf "%.2f %d\n", $1 - t0, $2 }' "$dat" >"$dat.tmp" && mv "$dat.tmp" "$dat"
 	bws=()
@@ -116,7 +122,7 @@ print(sum(q.get("backlog", 0) for q in json.load(sys.stdin) if q.get("kind") == 
 			bws+=("$(awk -v g="$v" 'BEGIN { printf "%.2f", g * 1000 }')")
 		else
 			bws+=(0)
-			sed 's/^/#   flow '"$i"': /' "${logs[i]}" | grep -iE 'error|fail|unable|report' | head -3
+			tail -n 5 "${logs[i]}" | sed 's/^/#   flow '"$i"': /'
 		fi
 		rm -f "${logs[i]}"
 	done
