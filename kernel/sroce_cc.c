@@ -77,17 +77,14 @@ MODULE_PARM_DESC(dcqcn_cut_gap_us,
 
 u32 sroce_cc_line_mbps(struct sroce_dev *sdev)
 {
+	/* held for the device's life (ib_device_set_netdev(), sroce.h) */
+	struct net_device *ndev = sdev->ndev;
 	struct ethtool_link_ksettings ks = {};
-	struct net_device *ndev;
 	int err;
 
-	ndev = ib_device_get_netdev(&sdev->ibdev, 1);
-	if (!ndev)
-		return 0;
 	rtnl_lock();
 	err = __ethtool_get_link_ksettings(ndev, &ks);
 	rtnl_unlock();
-	dev_put(ndev);
 	if (err || !ks.base.speed || ks.base.speed == (u32)SPEED_UNKNOWN)
 		return SROCE_CC_DEFAULT_MBPS;
 	return ks.base.speed;
