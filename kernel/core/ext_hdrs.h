@@ -7,6 +7,7 @@
  *  ATMETH (28)  VA[8]  R_Key[4]  Swap/Add data[8]  Compare[8]  (IBA 9.3.4)
  *  ATMACK  (8)  Original remote data[8]                        (IBA 9.3.6)
  *  DETH    (8)  Q_Key[4]  reserved[1]  Src QP[3]                (IBA 9.3.2)
+ *  XRCETH  (4)  reserved[1]  XRC SRQ number[3]                 (IBA A14)
  *  IMMDT   (4)  Immediate data, opaque, kept in network order  (IBA 9.3.7)
  *  IETH    (4)  R_Key to invalidate[4]                         (IBA 9.3.8)
  *
@@ -24,6 +25,7 @@
 #define SROCE_ATMETH_LEN	28
 #define SROCE_ATMACK_LEN	8
 #define SROCE_DETH_LEN		8
+#define SROCE_XRCETH_LEN	4
 #define SROCE_FETH_LEN		4
 #define SROCE_IMMDT_LEN		4
 #define SROCE_IETH_LEN		4
@@ -168,6 +170,22 @@ static inline void sroce_deth_set(u8 *p, u32 qkey, u32 sqpn)
 	put_unaligned_be32(qkey, p + SROCE_DETH_QKEY_OFF);
 	put_unaligned_be32(FIELD_PREP(SROCE_DETH_SQPN, sqpn),
 			   p + SROCE_DETH_SQP_OFF);
+}
+
+/*
+ * XRCETH: the XRC SRQ at the target whose receive WQEs and CQ an XRC
+ * request uses; reserved(31:24) | XRCSRQ(23:0).
+ */
+#define SROCE_XRCETH_SRQN	GENMASK(23, 0)
+
+static inline u32 sroce_xrceth_srqn(const u8 *p)
+{
+	return FIELD_GET(SROCE_XRCETH_SRQN, get_unaligned_be32(p));
+}
+
+static inline void sroce_xrceth_set(u8 *p, u32 srqn)
+{
+	put_unaligned_be32(FIELD_PREP(SROCE_XRCETH_SRQN, srqn), p);
 }
 
 /*

@@ -15,7 +15,8 @@
 /* Offset from the BTH start of whatever sits at extension index @k. */
 #define OFF_BEFORE(m, k)						\
 	(SROCE_BTH_LEN +						\
-	 HDR_LEN_BEFORE(m, k, DETH) + HDR_LEN_BEFORE(m, k, FETH) +	\
+	 HDR_LEN_BEFORE(m, k, DETH) + HDR_LEN_BEFORE(m, k, XRCETH) +	\
+	 HDR_LEN_BEFORE(m, k, FETH) +					\
 	 HDR_LEN_BEFORE(m, k, RETH) +					\
 	 HDR_LEN_BEFORE(m, k, ATMETH) + HDR_LEN_BEFORE(m, k, AETH) +	\
 	 HDR_LEN_BEFORE(m, k, ATMACK) + HDR_LEN_BEFORE(m, k, IMMDT) +	\
@@ -31,6 +32,7 @@
 		.length = OFF_BEFORE(_mask, SROCE_EXT_PAYLOAD),		\
 		.offset = {						\
 			[SROCE_EXT_DETH] = OFF_OF(_mask, DETH),		\
+			[SROCE_EXT_XRCETH] = OFF_OF(_mask, XRCETH),	\
 			[SROCE_EXT_FETH] = OFF_OF(_mask, FETH),		\
 			[SROCE_EXT_RETH] = OFF_OF(_mask, RETH),		\
 			[SROCE_EXT_ATMETH] = OFF_OF(_mask, ATMETH),	\

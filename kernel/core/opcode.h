@@ -18,6 +18,7 @@
 /* Extension headers, in wire order after the BTH, then the payload. */
 enum sroce_ext {
 	SROCE_EXT_DETH,
+	SROCE_EXT_XRCETH,
 	SROCE_EXT_FETH,
 	SROCE_EXT_RETH,
 	SROCE_EXT_ATMETH,
@@ -31,6 +32,7 @@ enum sroce_ext {
 
 /* Header-present bits: SROCE_M_<hdr> == BIT(SROCE_EXT_<hdr>). */
 #define SROCE_M_DETH		BIT(SROCE_EXT_DETH)
+#define SROCE_M_XRCETH		BIT(SROCE_EXT_XRCETH)
 #define SROCE_M_FETH		BIT(SROCE_EXT_FETH)
 #define SROCE_M_RETH		BIT(SROCE_EXT_RETH)
 #define SROCE_M_ATMETH		BIT(SROCE_EXT_ATMETH)
@@ -41,23 +43,24 @@ enum sroce_ext {
 #define SROCE_M_PAYLOAD		BIT(SROCE_EXT_PAYLOAD)
 #define SROCE_M_HDRS		GENMASK(SROCE_EXT_IETH, SROCE_EXT_DETH)
 
-/* Semantic bits. */
-#define SROCE_M_REQ		BIT(9)	/* requester -> responder */
-#define SROCE_M_RESP		BIT(10)	/* ACK, ATOMIC ACK, READ RESPONSE */
-#define SROCE_M_START		BIT(11)	/* FIRST (or ONLY) of a message */
-#define SROCE_M_MIDDLE		BIT(12)
-#define SROCE_M_END		BIT(13)	/* LAST (or ONLY) of a message */
-#define SROCE_M_SEND		BIT(14)
-#define SROCE_M_WRITE		BIT(15)
-#define SROCE_M_READ		BIT(16)
-#define SROCE_M_ATOMIC		BIT(17)
-#define SROCE_M_IMM		BIT(18)	/* carries immediate data */
-#define SROCE_M_INV		BIT(19)	/* carries an R_Key to invalidate */
+/* Semantic bits, above the header-present ones. */
+#define SROCE_M_SEM(n)		BIT(SROCE_EXT_COUNT + (n))
+#define SROCE_M_REQ		SROCE_M_SEM(0)	/* requester -> responder */
+#define SROCE_M_RESP		SROCE_M_SEM(1)	/* ACK, ATOMIC ACK, READ RESPONSE */
+#define SROCE_M_START		SROCE_M_SEM(2)	/* FIRST (or ONLY) of a message */
+#define SROCE_M_MIDDLE		SROCE_M_SEM(3)
+#define SROCE_M_END		SROCE_M_SEM(4)	/* LAST (or ONLY) of a message */
+#define SROCE_M_SEND		SROCE_M_SEM(5)
+#define SROCE_M_WRITE		SROCE_M_SEM(6)
+#define SROCE_M_READ		SROCE_M_SEM(7)
+#define SROCE_M_ATOMIC		SROCE_M_SEM(8)
+#define SROCE_M_IMM		SROCE_M_SEM(9)	/* carries immediate data */
+#define SROCE_M_INV		SROCE_M_SEM(10)	/* carries an R_Key to invalidate */
 /* The responder takes the message's receive WQE here (R1.6). */
-#define SROCE_M_RWR		BIT(20)
+#define SROCE_M_RWR		SROCE_M_SEM(11)
 /* IBA 1.5 RDMA FLUSH and RDMA ATOMIC WRITE requests. */
-#define SROCE_M_FLUSH		BIT(21)
-#define SROCE_M_ATOMIC_WRITE	BIT(22)
+#define SROCE_M_FLUSH		SROCE_M_SEM(12)
+#define SROCE_M_ATOMIC_WRITE	SROCE_M_SEM(13)
 /*
  * Requests that take a responder resource, count against
  * max_dest_rd_atomic and are answered from the responder's table when
@@ -75,12 +78,17 @@ enum sroce_ext {
 #define SROCE_MM_SONLY		(SROCE_M_ONLY | SROCE_M_RWR)
 #define SROCE_MM_IMM		(SROCE_M_IMMDT | SROCE_M_IMM)
 #define SROCE_MM_INV		(SROCE_M_IETH | SROCE_M_INV)
+/* XRC requests carry the target's XRC SRQ number (XRCETH). */
+#define SROCE_MX_SEND		(SROCE_MM_SEND | SROCE_M_XRCETH)
+#define SROCE_MX_WRITE		(SROCE_MM_WRITE | SROCE_M_XRCETH)
 
 /*
  * X(name, value, mask).  RD (0x40..0x5f) is deliberately absent
  * (seed-rules R1.1); 0x15, 0x18..0x1b and 0x1e..0x1f are reserved for
  * RC. FLUSH (0x1c) and ATOMIC WRITE (0x1d) are IBA 1.5's; both are
- * answered with a READ RESPONSE ONLY without payload.
+ * answered with a READ RESPONSE ONLY without payload. XRC (0xa0..0xb7,
+ * IBA annex A14) mirrors RC without FLUSH and ATOMIC WRITE; its requests
+ * carry an XRCETH, its responses are RC's headers.
  */
 #define SROCE_OPCODE_LIST(X)						\
 	X(RC_SEND_FIRST, 0x00, SROCE_MM_SEND | SROCE_MM_SFIRST)		\
@@ -150,7 +158,50 @@ enum sroce_ext {
 	X(UD_SEND_ONLY, 0x64,						\
 	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_M_DETH)		\
 	X(UD_SEND_ONLY_WITH_IMMEDIATE, 0x65,				\
-	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_M_DETH | SROCE_MM_IMM)
+	  SROCE_MM_SEND | SROCE_MM_SONLY | SROCE_M_DETH | SROCE_MM_IMM)	\
+	X(XRC_SEND_FIRST, 0xa0, SROCE_MX_SEND | SROCE_MM_SFIRST)	\
+	X(XRC_SEND_MIDDLE, 0xa1, SROCE_MX_SEND | SROCE_M_MIDDLE)	\
+	X(XRC_SEND_LAST, 0xa2, SROCE_MX_SEND | SROCE_M_END)		\
+	X(XRC_SEND_LAST_WITH_IMMEDIATE, 0xa3,				\
+	  SROCE_MX_SEND | SROCE_M_END | SROCE_MM_IMM)			\
+	X(XRC_SEND_ONLY, 0xa4, SROCE_MX_SEND | SROCE_MM_SONLY)		\
+	X(XRC_SEND_ONLY_WITH_IMMEDIATE, 0xa5,				\
+	  SROCE_MX_SEND | SROCE_MM_SONLY | SROCE_MM_IMM)		\
+	X(XRC_RDMA_WRITE_FIRST, 0xa6,					\
+	  SROCE_MX_WRITE | SROCE_M_START | SROCE_M_RETH)		\
+	X(XRC_RDMA_WRITE_MIDDLE, 0xa7, SROCE_MX_WRITE | SROCE_M_MIDDLE)	\
+	X(XRC_RDMA_WRITE_LAST, 0xa8, SROCE_MX_WRITE | SROCE_M_END)	\
+	X(XRC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 0xa9,			\
+	  SROCE_MX_WRITE | SROCE_M_END | SROCE_M_RWR | SROCE_MM_IMM)	\
+	X(XRC_RDMA_WRITE_ONLY, 0xaa,					\
+	  SROCE_MX_WRITE | SROCE_M_ONLY | SROCE_M_RETH)			\
+	X(XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, 0xab,			\
+	  SROCE_MX_WRITE | SROCE_MM_SONLY | SROCE_M_RETH | SROCE_MM_IMM) \
+	X(XRC_RDMA_READ_REQUEST, 0xac,					\
+	  SROCE_M_REQ | SROCE_M_XRCETH | SROCE_M_READ | SROCE_M_ONLY |	\
+	  SROCE_M_RETH)							\
+	X(XRC_RDMA_READ_RESPONSE_FIRST, 0xad,				\
+	  SROCE_MM_RRESP | SROCE_M_START | SROCE_M_AETH)		\
+	X(XRC_RDMA_READ_RESPONSE_MIDDLE, 0xae,				\
+	  SROCE_MM_RRESP | SROCE_M_MIDDLE)				\
+	X(XRC_RDMA_READ_RESPONSE_LAST, 0xaf,				\
+	  SROCE_MM_RRESP | SROCE_M_END | SROCE_M_AETH)			\
+	X(XRC_RDMA_READ_RESPONSE_ONLY, 0xb0,				\
+	  SROCE_MM_RRESP | SROCE_M_ONLY | SROCE_M_AETH)			\
+	X(XRC_ACKNOWLEDGE, 0xb1, SROCE_M_RESP | SROCE_M_ONLY | SROCE_M_AETH) \
+	X(XRC_ATOMIC_ACKNOWLEDGE, 0xb2,					\
+	  SROCE_M_RESP | SROCE_M_ATOMIC | SROCE_M_ONLY |		\
+	  SROCE_M_AETH | SROCE_M_ATMACK)				\
+	X(XRC_COMPARE_SWAP, 0xb3,					\
+	  SROCE_M_REQ | SROCE_M_XRCETH | SROCE_M_ATOMIC | SROCE_M_ONLY | \
+	  SROCE_M_ATMETH)						\
+	X(XRC_FETCH_ADD, 0xb4,						\
+	  SROCE_M_REQ | SROCE_M_XRCETH | SROCE_M_ATOMIC | SROCE_M_ONLY | \
+	  SROCE_M_ATMETH)						\
+	X(XRC_SEND_LAST_WITH_INVALIDATE, 0xb6,				\
+	  SROCE_MX_SEND | SROCE_M_END | SROCE_MM_INV)			\
+	X(XRC_SEND_ONLY_WITH_INVALIDATE, 0xb7,				\
+	  SROCE_MX_SEND | SROCE_MM_SONLY | SROCE_MM_INV)
 
 #define SROCE_OPCODE_ENUM(name, val, mask)	SROCE_OP_##name = (val),
 enum sroce_opcode {
@@ -169,6 +220,7 @@ enum sroce_transport {
 	SROCE_TR_RD = 2,	/* not supported (seed-rules R1.1) */
 	SROCE_TR_UD = 3,
 	SROCE_TR_CNP = 4,	/* RoCEv2 CNP lives in 0x80..0x9f */
+	SROCE_TR_XRC = 5,
 };
 
 #define SROCE_OPCODE_TRANSPORT	GENMASK(7, 5)

@@ -73,6 +73,9 @@ static void decode_ext(const u8 *buf, const struct sroce_opcode_info *info,
 		h->deth.qkey = sroce_deth_qkey(p);
 		h->deth.sqpn = sroce_deth_sqpn(p);
 	}
+	if (info->mask & SROCE_M_XRCETH)
+		h->xrc_srqn =
+			sroce_xrceth_srqn(buf + info->offset[SROCE_EXT_XRCETH]);
 	if (info->mask & SROCE_M_FETH) {
 		p = buf + info->offset[SROCE_EXT_FETH];
 		h->feth.plt = sroce_feth_plt(p);
@@ -166,6 +169,8 @@ static void build_ext(u8 *buf, const struct sroce_opcode_info *info,
 	if (info->mask & SROCE_M_DETH)
 		sroce_deth_set(buf + off[SROCE_EXT_DETH], in->deth.qkey,
 			       in->deth.sqpn);
+	if (info->mask & SROCE_M_XRCETH)
+		sroce_xrceth_set(buf + off[SROCE_EXT_XRCETH], in->xrc_srqn);
 	if (info->mask & SROCE_M_FETH)
 		sroce_feth_set(buf + off[SROCE_EXT_FETH], in->feth.plt,
 			       in->feth.sel);
@@ -195,6 +200,7 @@ static bool fields_fit(const struct sroce_hdrs *in)
 	       in->psn <= FIELD_MAX(SROCE_BTH_PSN) &&
 	       in->aeth.msn <= FIELD_MAX(SROCE_AETH_MSN) &&
 	       in->deth.sqpn <= FIELD_MAX(SROCE_DETH_SQPN) &&
+	       in->xrc_srqn <= FIELD_MAX(SROCE_XRCETH_SRQN) &&
 	       in->feth.plt <= FIELD_MAX(SROCE_FETH_PLT) &&
 	       in->feth.sel <= FIELD_MAX(SROCE_FETH_SEL);
 }

@@ -93,6 +93,7 @@ struct sroce_hdrs {
 		u32 qkey;
 		u32 sqpn;
 	} deth;
+	u32 xrc_srqn;		/* XRCETH */
 	__be32 imm;
 	u32 ieth_rkey;
 };

@@ -23,6 +23,8 @@ static void clear_reserved(u8 *hdr, const struct sroce_opcode_info *info)
 	hdr[SROCE_BTH_APSN_OFF] &= 0x80;	/* keep AckReq */
 	if (info->mask & SROCE_M_DETH)
 		hdr[info->offset[SROCE_EXT_DETH] + SROCE_DETH_SQP_OFF] = 0;
+	if (info->mask & SROCE_M_XRCETH)	/* reserved(31:24) */
+		hdr[info->offset[SROCE_EXT_XRCETH]] = 0;
 	if (info->mask & SROCE_M_FETH) {
 		u8 *feth = hdr + info->offset[SROCE_EXT_FETH];
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host tests for kernel/core/opcode.c: every RC/UC/UD opcode's header set,
- * offsets and semantics (IBA 9.2.1), seed-rules R1.1, R1.2, R1.3, R1.6.
+ * Host tests for kernel/core/opcode.c: every RC/UC/UD/XRC opcode's header
+ * set, offsets and semantics (IBA 9.2.1, XRC: annex A14), seed-rules R1.1,
+ * R1.2, R1.3, R1.6.
  * The expectations below are typed independently of SROCE_OPCODE_LIST.
  */
 #include "harness.h"
@@ -30,68 +31,117 @@ struct exp_op {
 	u8 deth, feth, reth, atmeth, aeth, atmack, immdt, ieth;
 	bool payload;
 	u32 sem;
+	u8 xrceth;	/* last: only the XRC requests set it */
 };
 
 #define SEND_OPS(p, base)						\
 	{ base + 0x00, #p "_SEND_FIRST", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | ST | RWR },					\
+	  REQ | SND | ST | RWR, 0 },					\
 	{ base + 0x01, #p "_SEND_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | MID },						\
+	  REQ | SND | MID, 0 },						\
 	{ base + 0x02, #p "_SEND_LAST", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | END },						\
+	  REQ | SND | END, 0 },						\
 	{ base + 0x03, #p "_SEND_LAST_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | IMM },		\
+	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | END | IMM, 0 },		\
 	{ base + 0x04, #p "_SEND_ONLY", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,	\
-	  REQ | SND | ST | END | RWR },					\
+	  REQ | SND | ST | END | RWR, 0 },					\
 	{ base + 0x05, #p "_SEND_ONLY_WITH_IMMEDIATE", 16,		\
-	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | RWR | IMM },	\
+	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | SND | ST | END | RWR | IMM, 0 },	\
 	{ base + 0x06, #p "_RDMA_WRITE_FIRST", 28,			\
-	  0, 0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST },			\
+	  0, 0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST, 0 },			\
 	{ base + 0x07, #p "_RDMA_WRITE_MIDDLE", 12,			\
-	  0, 0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | MID },			\
+	  0, 0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | MID, 0 },			\
 	{ base + 0x08, #p "_RDMA_WRITE_LAST", 12,			\
-	  0, 0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | END },			\
+	  0, 0, 0, 0, 0, 0, 0, 0, 1, REQ | WR | END, 0 },			\
 	{ base + 0x09, #p "_RDMA_WRITE_LAST_WITH_IMMEDIATE", 16,	\
-	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | RWR },	\
+	  0, 0, 0, 0, 0, 0, 12, 0, 1, REQ | WR | END | IMM | RWR, 0 },	\
 	{ base + 0x0a, #p "_RDMA_WRITE_ONLY", 28,			\
-	  0, 0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST | END },		\
+	  0, 0, 12, 0, 0, 0, 0, 0, 1, REQ | WR | ST | END, 0 },		\
 	{ base + 0x0b, #p "_RDMA_WRITE_ONLY_WITH_IMMEDIATE", 32,	\
-	  0, 0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | RWR }
+	  0, 0, 12, 0, 0, 0, 28, 0, 1, REQ | WR | ST | END | IMM | RWR, 0 }
 
 static const struct exp_op exp_ops[] = {
 	SEND_OPS(RC, 0x00),
 	{ 0x0c, "RC_RDMA_READ_REQUEST", 28, 0, 0, 12, 0, 0, 0, 0, 0, 0,
-	  REQ | RD | ST | END },
+	  REQ | RD | ST | END, 0 },
 	{ 0x0d, "RC_RDMA_READ_RESPONSE_FIRST", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
-	  RSP | RD | ST },
+	  RSP | RD | ST, 0 },
 	{ 0x0e, "RC_RDMA_READ_RESPONSE_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-	  RSP | RD | MID },
+	  RSP | RD | MID, 0 },
 	{ 0x0f, "RC_RDMA_READ_RESPONSE_LAST", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
-	  RSP | RD | END },
+	  RSP | RD | END, 0 },
 	{ 0x10, "RC_RDMA_READ_RESPONSE_ONLY", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
-	  RSP | RD | ST | END },
+	  RSP | RD | ST | END, 0 },
 	{ 0x11, "RC_ACKNOWLEDGE", 16, 0, 0, 0, 0, 12, 0, 0, 0, 0,
-	  RSP | ST | END },
+	  RSP | ST | END, 0 },
 	{ 0x12, "RC_ATOMIC_ACKNOWLEDGE", 24, 0, 0, 0, 0, 12, 16, 0, 0, 0,
-	  RSP | ATM | ST | END },
+	  RSP | ATM | ST | END, 0 },
 	{ 0x13, "RC_COMPARE_SWAP", 40, 0, 0, 0, 12, 0, 0, 0, 0, 0,
-	  REQ | ATM | ST | END },
+	  REQ | ATM | ST | END, 0 },
 	{ 0x14, "RC_FETCH_ADD", 40, 0, 0, 0, 12, 0, 0, 0, 0, 0,
-	  REQ | ATM | ST | END },
+	  REQ | ATM | ST | END, 0 },
 	{ 0x16, "RC_SEND_LAST_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 0, 12, 1,
-	  REQ | SND | END | INV },
+	  REQ | SND | END | INV, 0 },
 	{ 0x17, "RC_SEND_ONLY_WITH_INVALIDATE", 16, 0, 0, 0, 0, 0, 0, 0, 12, 1,
-	  REQ | SND | ST | END | RWR | INV },
+	  REQ | SND | ST | END | RWR | INV, 0 },
 	/* IBA 1.5: FETH (4 bytes) then RETH; ATOMIC WRITE: RETH + 8 bytes */
 	{ 0x1c, "RC_FLUSH", 32, 0, 12, 16, 0, 0, 0, 0, 0, 0,
-	  REQ | FL | ST | END },
+	  REQ | FL | ST | END, 0 },
 	{ 0x1d, "RC_ATOMIC_WRITE", 28, 0, 0, 12, 0, 0, 0, 0, 0, 1,
-	  REQ | AW | ST | END },
+	  REQ | AW | ST | END, 0 },
 	SEND_OPS(UC, 0x20),
 	{ 0x64, "UD_SEND_ONLY", 20, 12, 0, 0, 0, 0, 0, 0, 0, 1,
-	  REQ | SND | ST | END | RWR },
+	  REQ | SND | ST | END | RWR, 0 },
 	{ 0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", 24, 12, 0, 0, 0, 0, 0, 20, 0, 1,
-	  REQ | SND | ST | END | RWR | IMM },
+	  REQ | SND | ST | END | RWR | IMM, 0 },
+	/* XRC: requests have the XRCETH (4 bytes) right after the BTH */
+	{ 0xa0, "XRC_SEND_FIRST", 16, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	  REQ | SND | ST | RWR, 12 },
+	{ 0xa1, "XRC_SEND_MIDDLE", 16, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	  REQ | SND | MID, 12 },
+	{ 0xa2, "XRC_SEND_LAST", 16, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	  REQ | SND | END, 12 },
+	{ 0xa3, "XRC_SEND_LAST_WITH_IMMEDIATE", 20, 0, 0, 0, 0, 0, 0, 16, 0, 1,
+	  REQ | SND | END | IMM, 12 },
+	{ 0xa4, "XRC_SEND_ONLY", 16, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	  REQ | SND | ST | END | RWR, 12 },
+	{ 0xa5, "XRC_SEND_ONLY_WITH_IMMEDIATE", 20, 0, 0, 0, 0, 0, 0, 16, 0, 1,
+	  REQ | SND | ST | END | RWR | IMM, 12 },
+	{ 0xa6, "XRC_RDMA_WRITE_FIRST", 32, 0, 0, 16, 0, 0, 0, 0, 0, 1,
+	  REQ | WR | ST, 12 },
+	{ 0xa7, "XRC_RDMA_WRITE_MIDDLE", 16, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	  REQ | WR | MID, 12 },
+	{ 0xa8, "XRC_RDMA_WRITE_LAST", 16, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	  REQ | WR | END, 12 },
+	{ 0xa9, "XRC_RDMA_WRITE_LAST_WITH_IMMEDIATE", 20,
+	  0, 0, 0, 0, 0, 0, 16, 0, 1, REQ | WR | END | IMM | RWR, 12 },
+	{ 0xaa, "XRC_RDMA_WRITE_ONLY", 32, 0, 0, 16, 0, 0, 0, 0, 0, 1,
+	  REQ | WR | ST | END, 12 },
+	{ 0xab, "XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE", 36,
+	  0, 0, 16, 0, 0, 0, 32, 0, 1, REQ | WR | ST | END | IMM | RWR, 12 },
+	{ 0xac, "XRC_RDMA_READ_REQUEST", 32, 0, 0, 16, 0, 0, 0, 0, 0, 0,
+	  REQ | RD | ST | END, 12 },
+	/* ... and responses are RC's */
+	{ 0xad, "XRC_RDMA_READ_RESPONSE_FIRST", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
+	  RSP | RD | ST, 0 },
+	{ 0xae, "XRC_RDMA_READ_RESPONSE_MIDDLE", 12, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	  RSP | RD | MID, 0 },
+	{ 0xaf, "XRC_RDMA_READ_RESPONSE_LAST", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
+	  RSP | RD | END, 0 },
+	{ 0xb0, "XRC_RDMA_READ_RESPONSE_ONLY", 16, 0, 0, 0, 0, 12, 0, 0, 0, 1,
+	  RSP | RD | ST | END, 0 },
+	{ 0xb1, "XRC_ACKNOWLEDGE", 16, 0, 0, 0, 0, 12, 0, 0, 0, 0,
+	  RSP | ST | END, 0 },
+	{ 0xb2, "XRC_ATOMIC_ACKNOWLEDGE", 24, 0, 0, 0, 0, 12, 16, 0, 0, 0,
+	  RSP | ATM | ST | END, 0 },
+	{ 0xb3, "XRC_COMPARE_SWAP", 44, 0, 0, 0, 16, 0, 0, 0, 0, 0,
+	  REQ | ATM | ST | END, 12 },
+	{ 0xb4, "XRC_FETCH_ADD", 44, 0, 0, 0, 16, 0, 0, 0, 0, 0,
+	  REQ | ATM | ST | END, 12 },
+	{ 0xb6, "XRC_SEND_LAST_WITH_INVALIDATE", 20, 0, 0, 0, 0, 0, 0, 0, 16, 1,
+	  REQ | SND | END | INV, 12 },
+	{ 0xb7, "XRC_SEND_ONLY_WITH_INVALIDATE", 20, 0, 0, 0, 0, 0, 0, 0, 16, 1,
+	  REQ | SND | ST | END | RWR | INV, 12 },
 };
 
 static const struct exp_op *find_exp(unsigned int op)
@@ -124,8 +174,8 @@ TEST(opcode_count)
 
 	for (op = 0; op < 256; op++)
 		n += !!sroce_opcode_get(op);
-	ASSERT_EQ(n, 39U);	/* 25 RC + 12 UC + 2 UD */
-	ASSERT_EQ(ARRAY_SIZE(exp_ops), 39UL);
+	ASSERT_EQ(n, 62U);	/* 25 RC + 12 UC + 2 UD + 23 XRC */
+	ASSERT_EQ(ARRAY_SIZE(exp_ops), 62UL);
 }
 
 /* IBA 9.2.1 / seed-rules R1.3: every opcode's headers, length, offsets */
@@ -149,6 +199,7 @@ TEST(opcode_headers_all)
 		EXPECT_EQ(info->offset[SROCE_EXT_PAYLOAD], e->len);
 		EXPECT_EQ(!!(info->mask & SROCE_M_PAYLOAD), e->payload);
 		check_hdr(info, SROCE_EXT_DETH, e->deth, op);
+		check_hdr(info, SROCE_EXT_XRCETH, e->xrceth, op);
 		check_hdr(info, SROCE_EXT_FETH, e->feth, op);
 		check_hdr(info, SROCE_EXT_RETH, e->reth, op);
 		check_hdr(info, SROCE_EXT_ATMETH, e->atmeth, op);
@@ -164,8 +215,9 @@ TEST(opcode_headers_all)
 /* seed-rules R1.1: RD is not offered; transports from the top 3 bits */
 TEST(opcode_transport)
 {
-	static const int tr_qpt[4] = {
-		SROCE_QPT_RC, SROCE_QPT_UC, -1, SROCE_QPT_UD
+	/* No QP type takes XRC packets yet. */
+	static const int tr_qpt[8] = {
+		SROCE_QPT_RC, SROCE_QPT_UC, -1, SROCE_QPT_UD, -1, -EINVAL, -1, -1
 	};
 	unsigned int op;
 

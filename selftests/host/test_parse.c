@@ -125,6 +125,54 @@ TEST(parse_ud_and_acks)
 	ASSERT_EQ(out.atmeth.comp, 4ULL);
 }
 
+/* XRC (IBA annex A14): the XRCETH between the BTH and the RETH */
+TEST(parse_xrc)
+{
+	struct sroce_hdrs in, out;
+	int hl;
+
+	memset(&in, 0, sizeof(in));
+	in.opcode = SROCE_OP_XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+	in.dqpn = 0x42;
+	in.xrc_srqn = 0xabcdef;
+	in.reth.va = 0x2000;
+	in.reth.rkey = 0x77;
+	in.reth.len = 4;
+	in.imm = cpu_to_be32(5);
+	memset(buf, 0xff, 64);
+	hl = sroce_build_hdrs(buf, sizeof(buf), &in);
+	ASSERT_EQ(hl, 36);
+	ASSERT_EQ(buf[12], 0);		/* XRCETH reserved */
+	ASSERT_EQ(buf[13], 0xab);
+	ASSERT_EQ(buf[15], 0xef);
+	ASSERT_EQ(buf[16 + 11], 0x77);	/* R_Key's last byte: RETH at 16 */
+	memset(buf + hl, 0, 8);
+	ASSERT_EQ(sroce_parse_hdrs(buf, hl + 8, &out), 0);
+	ASSERT_EQ(out.xrc_srqn, 0xabcdefU);
+	ASSERT_EQ(out.reth.va, 0x2000ULL);
+	ASSERT_EQ(out.reth.rkey, 0x77U);
+	ASSERT_EQ(out.imm, cpu_to_be32(5));
+	ASSERT_EQ(out.payload_len, 4U);
+	/* a reserved bit set on the wire is not part of the SRQ number */
+	buf[12] = 0x80;
+	ASSERT_EQ(sroce_parse_hdrs(buf, hl + 8, &out), 0);
+	ASSERT_EQ(out.xrc_srqn, 0xabcdefU);
+
+	in.xrc_srqn = 0x1000000;	/* wider than 24 bits */
+	ASSERT_EQ(sroce_build_hdrs(buf, sizeof(buf), &in), -EINVAL);
+
+	/* XRC responses carry no XRCETH */
+	memset(&in, 0, sizeof(in));
+	in.opcode = SROCE_OP_XRC_ACKNOWLEDGE;
+	in.xrc_srqn = 9;		/* ignored: no such header */
+	in.aeth.msn = 3;
+	hl = sroce_build_hdrs(buf, sizeof(buf), &in);
+	ASSERT_EQ(hl, 16);
+	ASSERT_EQ(sroce_parse_hdrs(buf, hl + 4, &out), 0);
+	ASSERT_EQ(out.xrc_srqn, 0U);
+	ASSERT_EQ(out.aeth.msn, 3U);
+}
+
 TEST(parse_every_opcode_valid)
 {
 	struct sroce_hdrs h;
@@ -168,7 +216,7 @@ TEST(parse_reject_opcodes)
 {
 	static const u8 unknown[] = {
 		0x15, 0x18, 0x1f, 0x2c, 0x3f, 0x60, 0x63, 0x66, 0x7f, 0x80,
-		0x82, 0xa0, 0xc0, 0xff
+		0x82, 0xb5, 0xb8, 0xbc, 0xbd, 0xc0, 0xff
 	};
 	struct sroce_hdrs h;
 	unsigned int op;
