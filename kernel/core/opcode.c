@@ -86,38 +86,45 @@ int sroce_opcode_qpt(u8 opcode)
 		return SROCE_QPT_UC;
 	case SROCE_TR_UD:
 		return SROCE_QPT_UD;
+	case SROCE_TR_XRC:
+		/* requests go to the target, responses to the initiator */
+		return sroce_opcode_get(opcode)->mask & SROCE_M_REQ ?
+		       SROCE_QPT_XRC_TGT : SROCE_QPT_XRC_INI;
 	default:
 		return -EINVAL;
 	}
 }
 
 #define QPT(t)		SROCE_QPT_BIT(SROCE_QPT_##t)
+#define QPT_RCX		(QPT(RC) | QPT(XRC_INI))
 
 /*
  * Which QP types allow which operations: seed-rules R1.2 (SEND on all;
  * WRITE on RC/UC; READ and ATOMIC on RC only; IBA 1.5's FLUSH and ATOMIC
  * WRITE have RC opcodes only).  SEND with invalidate has
  * opcodes on RC only (IBA 9.2.1).  The local operations follow rxe
- * (RC and UC).  A SEND, and a WRITE with immediate, consume a receive
- * WQE at the responder (R1.6).
+ * (RC and UC).  An XRC initiator posts what RC posts but FLUSH and
+ * ATOMIC WRITE (no XRC opcodes); an XRC target has no send queue.  A
+ * SEND, and a WRITE with immediate, consume a receive WQE at the
+ * responder (R1.6).
  */
 const struct sroce_wr_kind_info sroce_wr_kind_table[SROCE_WR_KIND_COUNT] = {
 #define WRK(_name, _qpt, _flags)					\
 	[SROCE_WR_##_name] = { .name = #_name, .qpt_mask = (_qpt),	\
 			       .flags = (_flags) }
-	WRK(SEND, QPT(RC) | QPT(UC) | QPT(UD), SROCE_WRF_RWQE),
-	WRK(SEND_IMM, QPT(RC) | QPT(UC) | QPT(UD),
+	WRK(SEND, QPT_RCX | QPT(UC) | QPT(UD), SROCE_WRF_RWQE),
+	WRK(SEND_IMM, QPT_RCX | QPT(UC) | QPT(UD),
 	    SROCE_WRF_RWQE | SROCE_WRF_IMM),
-	WRK(SEND_INV, QPT(RC), SROCE_WRF_RWQE | SROCE_WRF_INV),
-	WRK(WRITE, QPT(RC) | QPT(UC), SROCE_WRF_RDMA),
-	WRK(WRITE_IMM, QPT(RC) | QPT(UC),
+	WRK(SEND_INV, QPT_RCX, SROCE_WRF_RWQE | SROCE_WRF_INV),
+	WRK(WRITE, QPT_RCX | QPT(UC), SROCE_WRF_RDMA),
+	WRK(WRITE_IMM, QPT_RCX | QPT(UC),
 	    SROCE_WRF_RDMA | SROCE_WRF_IMM | SROCE_WRF_RWQE),
-	WRK(READ, QPT(RC), SROCE_WRF_RDMA | SROCE_WRF_READ),
-	WRK(CMP_SWAP, QPT(RC), SROCE_WRF_ATOMIC),
-	WRK(FETCH_ADD, QPT(RC), SROCE_WRF_ATOMIC),
-	WRK(LOCAL_INV, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_INV),
-	WRK(REG_MR, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_REG),
-	WRK(BIND_MW, QPT(RC) | QPT(UC), SROCE_WRF_LOCAL),
+	WRK(READ, QPT_RCX, SROCE_WRF_RDMA | SROCE_WRF_READ),
+	WRK(CMP_SWAP, QPT_RCX, SROCE_WRF_ATOMIC),
+	WRK(FETCH_ADD, QPT_RCX, SROCE_WRF_ATOMIC),
+	WRK(LOCAL_INV, QPT_RCX | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_INV),
+	WRK(REG_MR, QPT_RCX | QPT(UC), SROCE_WRF_LOCAL | SROCE_WRF_REG),
+	WRK(BIND_MW, QPT_RCX | QPT(UC), SROCE_WRF_LOCAL),
 	WRK(FLUSH, QPT(RC), SROCE_WRF_FLUSH),
 	WRK(ATOMIC_WRITE, QPT(RC), SROCE_WRF_ATOMIC_WRITE),
 #undef WRK
@@ -178,6 +185,27 @@ wr_opcode_table[SROCE_QPT_COUNT][SROCE_WR_KIND_COUNT][SROCE_POS_COUNT] = {
 		/* UD messages are one packet (seed-rules R1.1). */
 		[SROCE_WR_SEND] = POS_ONLY(UD_SEND_ONLY),
 		[SROCE_WR_SEND_IMM] = POS_ONLY(UD_SEND_ONLY_WITH_IMMEDIATE),
+	},
+	[SROCE_QPT_XRC_INI] = {
+		[SROCE_WR_SEND] = POS4(XRC_SEND_FIRST, XRC_SEND_MIDDLE,
+				       XRC_SEND_LAST, XRC_SEND_ONLY),
+		[SROCE_WR_SEND_IMM] = POS4(XRC_SEND_FIRST, XRC_SEND_MIDDLE,
+					   XRC_SEND_LAST_WITH_IMMEDIATE,
+					   XRC_SEND_ONLY_WITH_IMMEDIATE),
+		[SROCE_WR_SEND_INV] = POS4(XRC_SEND_FIRST, XRC_SEND_MIDDLE,
+					   XRC_SEND_LAST_WITH_INVALIDATE,
+					   XRC_SEND_ONLY_WITH_INVALIDATE),
+		[SROCE_WR_WRITE] = POS4(XRC_RDMA_WRITE_FIRST,
+					XRC_RDMA_WRITE_MIDDLE,
+					XRC_RDMA_WRITE_LAST,
+					XRC_RDMA_WRITE_ONLY),
+		[SROCE_WR_WRITE_IMM] =
+			POS4(XRC_RDMA_WRITE_FIRST, XRC_RDMA_WRITE_MIDDLE,
+			     XRC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
+			     XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE),
+		[SROCE_WR_READ] = POS_ONLY(XRC_RDMA_READ_REQUEST),
+		[SROCE_WR_CMP_SWAP] = POS_ONLY(XRC_COMPARE_SWAP),
+		[SROCE_WR_FETCH_ADD] = POS_ONLY(XRC_FETCH_ADD),
 	},
 };
 

@@ -231,6 +231,19 @@ static inline enum sroce_transport sroce_opcode_transport(u8 opcode)
 	return (enum sroce_transport)FIELD_GET(SROCE_OPCODE_TRANSPORT, opcode);
 }
 
+/*
+ * The opcode a responder of @qpt answers with, given RC's (ACKNOWLEDGE,
+ * ATOMIC ACKNOWLEDGE, a READ RESPONSE): an XRC target answers with XRC's,
+ * whose low five bits are the same (IBA annex A14).
+ */
+static inline u8 sroce_resp_opcode(enum sroce_qp_type qpt, u8 rc_opcode)
+{
+	if (qpt != SROCE_QPT_XRC_TGT)
+		return rc_opcode;
+	return (u8)(FIELD_PREP(SROCE_OPCODE_TRANSPORT, SROCE_TR_XRC) |
+		    FIELD_GET(SROCE_OPCODE_OP, rc_opcode));
+}
+
 /**
  * struct sroce_opcode_info - what one opcode puts on the wire
  * @name:   "RC_SEND_FIRST" etc., generated from the list; NULL if unknown
@@ -259,7 +272,7 @@ const char *sroce_opcode_name(u8 opcode);
  * length" otherwise). Requests without payload carry none.
  */
 bool sroce_req_len_ok(u32 mask, u32 payload_len, u32 pmtu);
-/* sroce_opcode_qpt - QP type an opcode belongs to, or -EINVAL */
+/* sroce_opcode_qpt - QP type that receives @opcode, or -EINVAL */
 int sroce_opcode_qpt(u8 opcode);
 
 /*

@@ -3,8 +3,8 @@
  * qp_fsm.c - QP state transition table, attribute masks and per-state
  * capabilities.
  *
- * The table mirrors the RC/UC/UD columns of qp_state_table in
- * drivers/infiniband/core/verbs.c, plus RESET -> ERR, which IBA allows
+ * The table mirrors the RC/UC/UD/XRC_INI/XRC_TGT columns of
+ * qp_state_table in drivers/infiniband/core/verbs.c, plus RESET -> ERR, which IBA allows
  * (any state may go to Error).  Any state -> RESET and -> ERR need
  * no attributes.  SQE is only ever entered by the QP itself (R3.2) and
  * left by a modify to RTS; RC never reaches SQE, so its SQE -> RTS entry
@@ -22,6 +22,8 @@ struct qp_edge {
 #define T_RC		SROCE_QPT_RC
 #define T_UC		SROCE_QPT_UC
 #define T_UD		SROCE_QPT_UD
+#define T_XI		SROCE_QPT_XRC_INI
+#define T_XT		SROCE_QPT_XRC_TGT
 #define EDGE_ANY	{ .valid = true }
 
 /* Optional attributes when (re-)entering RTS from RTR, RTS, SQD, SQE. */
@@ -41,6 +43,8 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				[T_RC] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
 				[T_UC] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
 				[T_UD] = QA(PKEY_INDEX) | QA(PORT) | QA(QKEY),
+				[T_XI] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
+				[T_XT] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
 			},
 		},
 	},
@@ -53,6 +57,8 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				[T_RC] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
 				[T_UC] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
 				[T_UD] = QA(PKEY_INDEX) | QA(PORT) | QA(QKEY),
+				[T_XI] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
+				[T_XT] = QA(PKEY_INDEX) | QA(PORT) | QA(ACCESS_FLAGS),
 			},
 		},
 		[SROCE_QPS_RTR] = {
@@ -64,6 +70,11 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				       QA(MIN_RNR_TIMER),
 				[T_UC] = QA(AV) | QA(PATH_MTU) | QA(DEST_QPN) |
 				       QA(RQ_PSN),
+				[T_XI] = QA(AV) | QA(PATH_MTU) | QA(DEST_QPN) |
+				       QA(RQ_PSN),
+				[T_XT] = QA(AV) | QA(PATH_MTU) | QA(DEST_QPN) |
+				       QA(RQ_PSN) | QA(MAX_DEST_RD_ATOMIC) |
+				       QA(MIN_RNR_TIMER),
 			},
 			.opt = {
 				[T_RC] = QA(ALT_PATH) | QA(ACCESS_FLAGS) |
@@ -71,6 +82,10 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				[T_UC] = QA(ALT_PATH) | QA(ACCESS_FLAGS) |
 				       QA(PKEY_INDEX),
 				[T_UD] = QA(PKEY_INDEX) | QA(QKEY),
+				[T_XI] = QA(ALT_PATH) | QA(ACCESS_FLAGS) |
+				       QA(PKEY_INDEX),
+				[T_XT] = QA(ALT_PATH) | QA(ACCESS_FLAGS) |
+				       QA(PKEY_INDEX),
 			},
 		},
 	},
@@ -86,11 +101,17 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				       QA(MAX_QP_RD_ATOMIC),
 				[T_UC] = QA(SQ_PSN),
 				[T_UD] = QA(SQ_PSN),
+				[T_XI] = QA(TIMEOUT) | QA(RETRY_CNT) |
+				       QA(RNR_RETRY) | QA(SQ_PSN) |
+				       QA(MAX_QP_RD_ATOMIC),
+				[T_XT] = QA(TIMEOUT) | QA(SQ_PSN),
 			},
 			.opt = {
 				[T_RC] = RTS_OPT_RC,
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
+				[T_XI] = RTS_OPT_UC,
+				[T_XT] = RTS_OPT_RC,
 			},
 		},
 	},
@@ -103,6 +124,8 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				[T_RC] = RTS_OPT_RC,
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
+				[T_XI] = RTS_OPT_UC,
+				[T_XT] = RTS_OPT_RC,
 			},
 		},
 		[SROCE_QPS_SQD] = {
@@ -111,6 +134,8 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				[T_RC] = QA(EN_SQD_ASYNC_NOTIFY),
 				[T_UC] = QA(EN_SQD_ASYNC_NOTIFY),
 				[T_UD] = QA(EN_SQD_ASYNC_NOTIFY),
+				[T_XI] = QA(EN_SQD_ASYNC_NOTIFY),
+				[T_XT] = QA(EN_SQD_ASYNC_NOTIFY),
 			},
 		},
 	},
@@ -123,6 +148,8 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				[T_RC] = RTS_OPT_RC,
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
+				[T_XI] = RTS_OPT_UC,
+				[T_XT] = RTS_OPT_RC,
 			},
 		},
 		[SROCE_QPS_SQD] = {
@@ -137,6 +164,15 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 				[T_UC] = QA(AV) | QA(ALT_PATH) | QA(ACCESS_FLAGS) |
 				       QA(PKEY_INDEX) | QA(PATH_MIG_STATE),
 				[T_UD] = QA(PKEY_INDEX) | QA(QKEY),
+				[T_XI] = QA(PORT) | QA(AV) | QA(TIMEOUT) |
+				       QA(RETRY_CNT) | QA(RNR_RETRY) |
+				       QA(MAX_QP_RD_ATOMIC) | QA(ALT_PATH) |
+				       QA(ACCESS_FLAGS) | QA(PKEY_INDEX) |
+				       QA(PATH_MIG_STATE),
+				[T_XT] = QA(PORT) | QA(AV) | QA(TIMEOUT) |
+				       QA(MAX_DEST_RD_ATOMIC) | QA(ALT_PATH) |
+				       QA(ACCESS_FLAGS) | QA(PKEY_INDEX) |
+				       QA(MIN_RNR_TIMER) | QA(PATH_MIG_STATE),
 			},
 		},
 	},
@@ -161,6 +197,8 @@ static const struct qp_edge qp_table[SROCE_QPS_COUNT][SROCE_QPS_COUNT] = {
 #undef T_RC
 #undef T_UC
 #undef T_UD
+#undef T_XI
+#undef T_XT
 #undef EDGE_ANY
 
 /* rdmavt ib_rvt_state_ops, seed-rules R3.3, R3.8, R4.2. */
@@ -256,7 +294,7 @@ enum sroce_qp_state sroce_qp_state_on_error(enum sroce_qp_type type,
 {
 	if (cur == SROCE_QPS_RESET)
 		return cur;
-	if (type != SROCE_QPT_RC && send_side &&
+	if ((type == SROCE_QPT_UC || type == SROCE_QPT_UD) && send_side &&
 	    (cur == SROCE_QPS_RTS || cur == SROCE_QPS_SQD))
 		return SROCE_QPS_SQE;
 	return SROCE_QPS_ERR;

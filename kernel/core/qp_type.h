@@ -3,7 +3,9 @@
  * qp_type.h - the QP service types sroce offers (seed-rules R1.1).
  *
  * RD is not offered to users; these values are sroce's own and are mapped
- * from/to IB_QPT_* by the kernel glue.
+ * from/to IB_QPT_* by the kernel glue. XRC (IBA annex A14) is two types:
+ * the initiator sends like an RC requester; the target answers like an RC
+ * responder, taking receive WQEs from the XRC SRQ each request names.
  */
 #ifndef SROCE_CORE_QP_TYPE_H
 #define SROCE_CORE_QP_TYPE_H
@@ -14,6 +16,8 @@ enum sroce_qp_type {
 	SROCE_QPT_RC,
 	SROCE_QPT_UC,
 	SROCE_QPT_UD,
+	SROCE_QPT_XRC_INI,
+	SROCE_QPT_XRC_TGT,
 	SROCE_QPT_COUNT
 };
 

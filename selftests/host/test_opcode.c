@@ -215,18 +215,24 @@ TEST(opcode_headers_all)
 /* seed-rules R1.1: RD is not offered; transports from the top 3 bits */
 TEST(opcode_transport)
 {
-	/* No QP type takes XRC packets yet. */
 	static const int tr_qpt[8] = {
-		SROCE_QPT_RC, SROCE_QPT_UC, -1, SROCE_QPT_UD, -1, -EINVAL, -1, -1
+		SROCE_QPT_RC, SROCE_QPT_UC, -1, SROCE_QPT_UD, -1, -1, -1, -1
 	};
 	unsigned int op;
 
 	for (op = 0; op < 256; op++) {
+		const struct sroce_opcode_info *i = sroce_opcode_get(op);
+
 		EXPECT_EQ(sroce_opcode_transport(op), op >> 5);
-		if (sroce_opcode_get(op))
-			EXPECT_EQ(sroce_opcode_qpt(op), tr_qpt[op >> 5]);
-		else
+		if (!i)
 			EXPECT_EQ(sroce_opcode_qpt(op), -EINVAL);
+		else if (op >> 5 != SROCE_TR_XRC)
+			EXPECT_EQ(sroce_opcode_qpt(op), tr_qpt[op >> 5]);
+		/* XRC: requests to the target, responses to the initiator */
+		else if (i->mask & SROCE_M_REQ)
+			EXPECT_EQ(sroce_opcode_qpt(op), SROCE_QPT_XRC_TGT);
+		else
+			EXPECT_EQ(sroce_opcode_qpt(op), SROCE_QPT_XRC_INI);
 	}
 	for (op = 0x40; op < 0x60; op++)
 		EXPECT_FALSE(sroce_opcode_get(op));
@@ -277,20 +283,21 @@ TEST(opcode_semantic_invariants)
 TEST(wr_kind_allowed_matrix)
 {
 	static const bool allowed[SROCE_WR_KIND_COUNT][SROCE_QPT_COUNT] = {
-		/*                     RC UC UD */
-		[SROCE_WR_SEND]      = { 1, 1, 1 },
-		[SROCE_WR_SEND_IMM]  = { 1, 1, 1 },
-		[SROCE_WR_SEND_INV]  = { 1, 0, 0 },
-		[SROCE_WR_WRITE]     = { 1, 1, 0 },
-		[SROCE_WR_WRITE_IMM] = { 1, 1, 0 },
-		[SROCE_WR_READ]      = { 1, 0, 0 },
-		[SROCE_WR_CMP_SWAP]  = { 1, 0, 0 },
-		[SROCE_WR_FETCH_ADD] = { 1, 0, 0 },
-		[SROCE_WR_LOCAL_INV] = { 1, 1, 0 },
-		[SROCE_WR_REG_MR]    = { 1, 1, 0 },
-		[SROCE_WR_BIND_MW]   = { 1, 1, 0 },
-		[SROCE_WR_FLUSH]     = { 1, 0, 0 },
-		[SROCE_WR_ATOMIC_WRITE] = { 1, 0, 0 },
+		/* XRC: the initiator as RC but for IBA 1.5's two; no target SQ */
+		/*                     RC UC UD XI XT */
+		[SROCE_WR_SEND]      = { 1, 1, 1, 1, 0 },
+		[SROCE_WR_SEND_IMM]  = { 1, 1, 1, 1, 0 },
+		[SROCE_WR_SEND_INV]  = { 1, 0, 0, 1, 0 },
+		[SROCE_WR_WRITE]     = { 1, 1, 0, 1, 0 },
+		[SROCE_WR_WRITE_IMM] = { 1, 1, 0, 1, 0 },
+		[SROCE_WR_READ]      = { 1, 0, 0, 1, 0 },
+		[SROCE_WR_CMP_SWAP]  = { 1, 0, 0, 1, 0 },
+		[SROCE_WR_FETCH_ADD] = { 1, 0, 0, 1, 0 },
+		[SROCE_WR_LOCAL_INV] = { 1, 1, 0, 1, 0 },
+		[SROCE_WR_REG_MR]    = { 1, 1, 0, 1, 0 },
+		[SROCE_WR_BIND_MW]   = { 1, 1, 0, 1, 0 },
+		[SROCE_WR_FLUSH]     = { 1, 0, 0, 0, 0 },
+		[SROCE_WR_ATOMIC_WRITE] = { 1, 0, 0, 0, 0 },
 	};
 	int k, t;
 
@@ -411,6 +418,16 @@ TEST(wr_opcode_examples)
 		  0x64);
 	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UD, SROCE_WR_SEND_IMM,
 				  SROCE_POS_ONLY), 0x65);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_XRC_INI, SROCE_WR_SEND,
+				  SROCE_POS_ONLY), 0xa4);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_XRC_INI, SROCE_WR_WRITE_IMM,
+				  SROCE_POS_LAST), 0xa9);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_XRC_INI, SROCE_WR_SEND_INV,
+				  SROCE_POS_ONLY), 0xb7);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_XRC_INI, SROCE_WR_READ,
+				  SROCE_POS_ONLY), 0xac);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_XRC_INI, SROCE_WR_FETCH_ADD,
+				  SROCE_POS_ONLY), 0xb4);
 	/* impossible combinations */
 	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_UD, SROCE_WR_SEND, SROCE_POS_FIRST),
 		  -EINVAL);	/* R1.1: UD is one packet */
@@ -426,6 +443,10 @@ TEST(wr_opcode_examples)
 				  SROCE_POS_ONLY), -EINVAL);
 	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_RC, SROCE_WR_SEND, SROCE_POS_COUNT),
 		  -EINVAL);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_XRC_INI, SROCE_WR_FLUSH,
+				  SROCE_POS_ONLY), -EINVAL);
+	ASSERT_EQ(sroce_wr_opcode(SROCE_QPT_XRC_TGT, SROCE_WR_SEND,
+				  SROCE_POS_ONLY), -EINVAL);
 }
 
 /* Every possible answer of sroce_wr_opcode agrees with the opcode table. */
@@ -457,7 +478,10 @@ TEST(wr_opcode_consistency)
 				ASSERT_FALSE(ki->flags & SROCE_WRF_LOCAL);
 				i = sroce_opcode_get(op);
 				ASSERT_TRUE(i);
-				EXPECT_EQ(sroce_opcode_qpt(op), t);
+				/* received by the peer: an XRC target */
+				EXPECT_EQ(sroce_opcode_qpt(op),
+					  t == SROCE_QPT_XRC_INI ?
+					  SROCE_QPT_XRC_TGT : t);
 				EXPECT_TRUE(i->mask & SROCE_M_REQ);
 				EXPECT_EQ(i->mask & (SROCE_M_START |
 						     SROCE_M_MIDDLE |
@@ -493,11 +517,16 @@ TEST(wr_opcode_consistency)
 				if (p == SROCE_POS_ONLY)
 					EXPECT_EQ(!!(i->mask & SROCE_M_RWR),
 						  !!(ki->flags & SROCE_WRF_RWQE));
+				EXPECT_EQ(!!(i->mask & SROCE_M_XRCETH),
+					  t == SROCE_QPT_XRC_INI);
 			}
 		}
 	}
-	/* RC: 5 multi-packet kinds x 4 + 5 single; UC: 4 x 4; UD: 2 */
-	ASSERT_EQ(n, 25 + 16 + 2);
+	/*
+	 * RC: 5 multi-packet kinds x 4 + 5 single; UC: 4 x 4; UD: 2; XRC
+	 * initiator: RC without FLUSH and ATOMIC WRITE
+	 */
+	ASSERT_EQ(n, 25 + 16 + 2 + 23);
 }
 
 /* seed-rules R1.3: READ responses FIRST/MIDDLE/LAST/ONLY */
@@ -507,6 +536,24 @@ TEST(read_resp_opcode)
 	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_MIDDLE), 0x0e);
 	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_LAST), 0x0f);
 	ASSERT_EQ(sroce_read_resp_opcode(SROCE_POS_ONLY), 0x10);
+}
+
+/* IBA annex A14: an XRC target answers with XRC's response opcodes */
+TEST(resp_opcode_per_qp_type)
+{
+	static const u8 rc_resp[] = { 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rc_resp); i++) {
+		u8 x = sroce_resp_opcode(SROCE_QPT_XRC_TGT, rc_resp[i]);
+
+		EXPECT_EQ(sroce_resp_opcode(SROCE_QPT_RC, rc_resp[i]),
+			  rc_resp[i]);
+		EXPECT_EQ(x, rc_resp[i] + 0xa0);
+		EXPECT_EQ(sroce_opcode_qpt(x), SROCE_QPT_XRC_INI);
+		EXPECT_EQ(sroce_opcode_get(x)->mask,
+			  sroce_opcode_get(rc_resp[i])->mask);
+	}
 }
 
 TEST(pkt_pos_helper)

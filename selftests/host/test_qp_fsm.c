@@ -16,6 +16,8 @@
 #define RC	SROCE_QPT_RC
 #define UC	SROCE_QPT_UC
 #define UD	SROCE_QPT_UD
+#define XI	SROCE_QPT_XRC_INI
+#define XT	SROCE_QPT_XRC_TGT
 #define A(x)	SROCE_QPA_##x
 
 TEST(attr_bits_equal_ib_qp_attr_mask)
@@ -116,6 +118,63 @@ TEST(required_attrs)
 	ASSERT_EQ(sroce_qp_req_attrs(RC, RTS, SQD), 0U);
 	ASSERT_EQ(sroce_qp_req_attrs(RC, SQD, RTS), 0U);
 	ASSERT_EQ(sroce_qp_req_attrs(UD, SQE, RTS), 0U);
+}
+
+/*
+ * XRC, typed from the XRC_INI and XRC_TGT columns of the kernel's
+ * qp_state_table: the initiator needs what an RC requester needs, the
+ * target what an RC responder needs (and a timeout, SQ PSN at RTS).
+ */
+TEST(xrc_attrs)
+{
+	u32 tgt_sqd = A(PORT) | A(AV) | A(TIMEOUT) | A(MAX_DEST_RD_ATOMIC) |
+		      A(ALT_PATH) | A(ACCESS_FLAGS) | A(PKEY_INDEX) |
+		      A(MIN_RNR_TIMER) | A(PATH_MIG_STATE);
+	u32 ini_sqd = A(PORT) | A(AV) | A(TIMEOUT) | A(RETRY_CNT) |
+		      A(RNR_RETRY) | A(MAX_QP_RD_ATOMIC) | A(ALT_PATH) |
+		      A(ACCESS_FLAGS) | A(PKEY_INDEX) | A(PATH_MIG_STATE);
+	int t;
+
+	for (t = XI; t <= XT; t++) {
+		ASSERT_EQ(sroce_qp_req_attrs(t, RESET, INIT),
+			  A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS));
+		ASSERT_EQ(sroce_qp_opt_attrs(t, INIT, INIT),
+			  A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS));
+		ASSERT_EQ(sroce_qp_opt_attrs(t, INIT, RTR),
+			  A(ALT_PATH) | A(ACCESS_FLAGS) | A(PKEY_INDEX));
+		ASSERT_EQ(sroce_qp_opt_attrs(t, RTS, SQD),
+			  A(EN_SQD_ASYNC_NOTIFY));
+		ASSERT_EQ(sroce_qp_opt_attrs(t, SQE, RTS), 0U);
+	}
+	ASSERT_EQ(sroce_qp_req_attrs(XI, INIT, RTR),
+		  A(AV) | A(PATH_MTU) | A(DEST_QPN) | A(RQ_PSN));
+	ASSERT_EQ(sroce_qp_req_attrs(XT, INIT, RTR),
+		  A(AV) | A(PATH_MTU) | A(DEST_QPN) | A(RQ_PSN) |
+		  A(MAX_DEST_RD_ATOMIC) | A(MIN_RNR_TIMER));
+	ASSERT_EQ(sroce_qp_req_attrs(XI, RTR, RTS),
+		  A(TIMEOUT) | A(RETRY_CNT) | A(RNR_RETRY) | A(SQ_PSN) |
+		  A(MAX_QP_RD_ATOMIC));
+	ASSERT_EQ(sroce_qp_req_attrs(XT, RTR, RTS), A(TIMEOUT) | A(SQ_PSN));
+	ASSERT_EQ(sroce_qp_opt_attrs(XI, RTR, RTS),
+		  A(CUR_STATE) | A(ALT_PATH) | A(ACCESS_FLAGS) |
+		  A(PATH_MIG_STATE));
+	ASSERT_EQ(sroce_qp_opt_attrs(XT, RTR, RTS),
+		  A(CUR_STATE) | A(ALT_PATH) | A(ACCESS_FLAGS) |
+		  A(MIN_RNR_TIMER) | A(PATH_MIG_STATE));
+	ASSERT_EQ(sroce_qp_opt_attrs(XI, RTS, RTS),
+		  sroce_qp_opt_attrs(XI, SQD, RTS));
+	ASSERT_EQ(sroce_qp_opt_attrs(XT, RTS, RTS),
+		  sroce_qp_opt_attrs(XT, SQD, RTS));
+	ASSERT_EQ(sroce_qp_opt_attrs(XI, RTS, RTS),
+		  sroce_qp_opt_attrs(XI, RTR, RTS));
+	ASSERT_EQ(sroce_qp_opt_attrs(XT, RTS, RTS),
+		  sroce_qp_opt_attrs(XT, RTR, RTS));
+	ASSERT_EQ(sroce_qp_opt_attrs(XI, SQD, SQD), ini_sqd);
+	ASSERT_EQ(sroce_qp_opt_attrs(XT, SQD, SQD), tgt_sqd);
+	/* a Q_Key is no XRC attribute */
+	ASSERT_EQ(sroce_qp_check_modify(XT, RESET, INIT,
+					A(STATE) | A(PKEY_INDEX) | A(PORT) |
+					A(ACCESS_FLAGS) | A(QKEY)), -EINVAL);
 }
 
 TEST(optional_attrs)
@@ -262,4 +321,7 @@ TEST(state_on_error)
 	ASSERT_EQ(sroce_qp_state_on_error(UC, RTR, false), ERR);
 	ASSERT_EQ(sroce_qp_state_on_error(UD, SQE, false), ERR);
 	ASSERT_EQ(sroce_qp_state_on_error(UC, RESET, true), RESET);
+	/* XRC is reliable: a send-side error is the whole QP's, as RC */
+	ASSERT_EQ(sroce_qp_state_on_error(XI, RTS, true), ERR);
+	ASSERT_EQ(sroce_qp_state_on_error(XT, RTS, false), ERR);
 }
