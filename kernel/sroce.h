@@ -95,9 +95,9 @@ struct sroce_dev {
 	/*
 	 * Object tables (xarrays, IRQ-safe). A reader takes the xarray's
 	 * lock and the object's reference under it (sroce_qp_get,
-	 * sroce_key_get, sroce_ah_get_by_index): a destroyed object is freed
-	 * with no RCU grace period, so once the erase returns no lookup
-	 * holds it without a reference. srq_xa only allocates SRQ numbers.
+	 * sroce_key_get, sroce_ah_get_by_index, sroce_xrc_srq_get): a
+	 * destroyed object is freed with no RCU grace period, so once the
+	 * erase returns no lookup holds it without a reference.
 	 * Keys: QPN, MR/MW key index (key >> 8), SRQ number, user AH index.
 	 */
 	struct xarray qp_xa;
@@ -222,6 +222,11 @@ struct sroce_ucontext {
 
 struct sroce_pd {
 	struct ib_pd ibpd;
+};
+
+/* An XRC domain: the core's object is all there is (its QPs, its SRQs). */
+struct sroce_xrcd {
+	struct ib_xrcd ibxrcd;
 };
 
 static inline struct sroce_dev *to_sroce_dev(struct ib_device *ibdev)

@@ -257,7 +257,8 @@ static void sroce_comp_aeth(struct sroce_qp *qp, u32 psn, u8 syn)
 static bool sroce_comp_empty_resp(struct sroce_qp *qp, struct sroce_swqe *sw,
 				  const struct sroce_pkt *pkt)
 {
-	if (pkt->opcode != SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY ||
+	if (FIELD_GET(SROCE_OPCODE_OP, pkt->opcode) !=
+	    SROCE_OP_RC_RDMA_READ_RESPONSE_ONLY ||
 	    pkt->payload_len) {
 		sroce_comp_fail(qp, sw, IB_WC_BAD_RESP_ERR);	/* R3.6 */
 		return false;
@@ -387,7 +388,7 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
 
-	if (qp->type != SROCE_QPT_RC)
+	if (!sroce_qp_reliable(qp))
 		return;
 	trace_sroce_ack_recv(qp, sroce_pkt_bth(skb));
 	/*
@@ -398,7 +399,8 @@ static void sroce_comp_pkt(struct sroce_qp *qp, struct sk_buff *skb)
 	 */
 	if (!psn_before(pkt->psn, qp->req.psn_new) || psn_before(pkt->psn, qp->comp.psn)) {
 		struct sroce_aeth_syndrome s = {};
-		bool aeth_ok = pkt->opcode == SROCE_OP_RC_ACKNOWLEDGE &&
+		bool aeth_ok = FIELD_GET(SROCE_OPCODE_OP, pkt->opcode) ==
+			       SROCE_OP_RC_ACKNOWLEDGE &&
 			       !sroce_aeth_decode(sroce_pkt_aeth_syn(skb), &s);
 
 		if (aeth_ok && s.type == SROCE_AETH_NAK &&

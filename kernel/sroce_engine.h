@@ -28,6 +28,7 @@
 struct sk_buff;
 struct sroce_mr;
 struct sroce_qp;
+struct sroce_srq;
 
 /*
  * An ODP fault an engine met. The engines never sleep on one: the access
@@ -126,6 +127,7 @@ struct sroce_rd_res {
 	u32 length;
 	u32 sent;			/* READ: bytes already sent */
 	u64 orig;			/* ATOMIC: value before the operation */
+	u32 xrc_srqn;			/* XRC target: the request's XRC SRQ */
 };
 
 /* Responder. Engine owner only. */
@@ -136,6 +138,14 @@ struct sroce_resp {
 	bool ack_pending;
 	u32 ack_psn;
 	bool have_wqe;			/* a receive WQE is in use */
+	/*
+	 * XRC target: the XRC SRQ of the request or READ at hand, with a
+	 * reference, for one packet (sroce_resp_xrc_enter/leave); the one
+	 * the message in progress named; the one the WQE in use came from.
+	 */
+	struct sroce_srq *xsrq;
+	u32 msg_srqn;
+	u32 wqe_srqn;
 	struct sroce_recv_wqe rwqe;
 	struct sroce_sge rsge[SROCE_MAX_SGE_HARD];
 	u32 roffset;			/* bytes received into it */

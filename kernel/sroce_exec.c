@@ -709,8 +709,9 @@ static void sroce_ewma(u64 *avg, u64 sample)
 /* The consumer indices of the QP's CQs, summed: moves when user space polls. */
 static u32 sroce_qp_cqs_consumed(struct sroce_qp *qp)
 {
+	/* XRC: an initiator has no rcq (a target, which rings none, no scq) */
 	return sroce_cq_user_cons(qp->scq) +
-	       (qp->rcq != qp->scq ? sroce_cq_user_cons(qp->rcq) : 0);
+	       (qp->rcq && qp->rcq != qp->scq ? sroce_cq_user_cons(qp->rcq) : 0);
 }
 
 /*

@@ -213,6 +213,14 @@ static inline u32 sroce_pkt_deth_sqpn(const struct sk_buff *skb)
 	return p ? sroce_deth_sqpn(p) : 0;
 }
 
+/* The XRC SRQ an XRC request names (0 without an XRCETH) */
+static inline u32 sroce_pkt_xrc_srqn(const struct sk_buff *skb)
+{
+	const u8 *p = sroce_pkt_ext(skb, SROCE_EXT_XRCETH);
+
+	return p ? sroce_xrceth_srqn(p) : 0;
+}
+
 /* ImmDt in network order, as ib_wc.ex.imm_data carries it */
 static inline __be32 sroce_pkt_imm(const struct sk_buff *skb)
 {

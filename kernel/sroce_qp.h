@@ -109,10 +109,12 @@ struct sroce_qp {
 	 * doorbells may resolve the QP's ODP faults (sroce_exec.c).
 	 */
 	struct mm_struct *owner_mm;
-	struct sroce_pd *pd;
-	struct sroce_cq *scq;
-	struct sroce_cq *rcq;
+	struct sroce_pd *pd;		/* NULL: XRC target */
+	struct sroce_cq *scq;		/* NULL: XRC target */
+	struct sroce_cq *rcq;		/* NULL: XRC initiator and target */
 	struct sroce_srq *srq;
+	/* XRC target: its domain, whose XRC SRQs it takes WQEs from. */
+	struct ib_xrcd *xrcd;
 	struct sroce_ring sq;		/* kernel: consumer (producer too for kernel QPs) */
 	struct sroce_rq rq;		/* own RQ, unless srq */
 	bool has_rq;
@@ -277,14 +279,15 @@ static inline void sroce_qp_put(struct sroce_qp *qp)
 		complete(&qp->released);
 }
 
-/* The transport field of the opcodes a QP accepts (GSI runs as UD). */
-static inline enum sroce_transport sroce_qp_transport(const struct sroce_qp *qp)
+/*
+ * Reliable connected: an RC QP, or either end of XRC (the initiator is an
+ * RC requester, the target an RC responder). ACKs, retransmission,
+ * duplicates and NAKs are theirs.
+ */
+static inline bool sroce_qp_reliable(const struct sroce_qp *qp)
 {
-	switch (qp->type) {
-	case SROCE_QPT_RC:	return SROCE_TR_RC;
-	case SROCE_QPT_UC:	return SROCE_TR_UC;
-	default:		return SROCE_TR_UD;
-	}
+	return qp->type == SROCE_QPT_RC || qp->type == SROCE_QPT_XRC_INI ||
+	       qp->type == SROCE_QPT_XRC_TGT;
 }
 
 /* Does the QP's state allow all of @caps (SROCE_QPCAP_*)? Lockless. */

@@ -34,8 +34,19 @@ static atomic64_t sroce_qp_last_uid = ATOMIC64_INIT(0);
 
 static enum sroce_qp_type sroce_qpt(enum ib_qp_type t)
 {
-	return t == IB_QPT_RC ? SROCE_QPT_RC :
-	       t == IB_QPT_UC ? SROCE_QPT_UC : SROCE_QPT_UD;
+	switch (t) {
+	case IB_QPT_RC:		return SROCE_QPT_RC;
+	case IB_QPT_UC:		return SROCE_QPT_UC;
+	case IB_QPT_XRC_INI:	return SROCE_QPT_XRC_INI;
+	case IB_QPT_XRC_TGT:	return SROCE_QPT_XRC_TGT;
+	default:		return SROCE_QPT_UD;	/* UD, GSI */
+	}
+}
+
+/* An XRC initiator has no receive queue, an XRC target no queue at all. */
+static bool sroce_qpt_has_recv(enum ib_qp_type t)
+{
+	return t != IB_QPT_XRC_INI && t != IB_QPT_XRC_TGT;
 }
 
 /* Back to empty on a move to RESET; user space reloads its indices. */
@@ -52,11 +63,13 @@ static int sroce_qp_check_caps(struct sroce_dev *sdev,
 {
 	struct ib_qp_cap *cap = &init->cap;
 
+	if (init->qp_type == IB_QPT_XRC_TGT)
+		return 0;	/* its capabilities are its XRC SRQs' */
 	if (!cap->max_send_wr || cap->max_send_wr > SROCE_MAX_QP_WR ||
 	    cap->max_send_sge > SROCE_MAX_SGE ||
 	    cap->max_inline_data > SROCE_MAX_INLINE)
 		return -EINVAL;
-	if (init->srq)
+	if (init->srq || !sroce_qpt_has_recv(init->qp_type))
 		return 0;
 	if (!cap->max_recv_wr || cap->max_recv_wr > SROCE_MAX_QP_WR ||
 	    cap->max_recv_sge > SROCE_MAX_SGE)
@@ -90,11 +103,18 @@ static int sroce_qp_create_queues(struct sroce_qp *qp,
 				  struct sroce_create_qp_resp *resp)
 {
 	struct ib_qp_cap *cap = &init->cap;
-	u32 stride = sroce_sq_stride(cap);
-	u32 slots;
+	u32 stride, slots;
 	int err;
 
-	err = sroce_ring_init(&qp->sq, cap->max_send_wr, stride, udata);
+	/*
+	 * An XRC target posts nothing: one kernel slot that nothing fills
+	 * keeps every SQ path (reset, flush, query) as it is for the rest.
+	 */
+	if (qp->type == SROCE_QPT_XRC_TGT)
+		memset(cap, 0, sizeof(*cap));
+	stride = sroce_sq_stride(cap);
+	err = sroce_ring_init(&qp->sq, max(cap->max_send_wr, 1U), stride,
+			      udata);
 	if (err)
 		return err;
 	sroce_ring_info(&qp->sq, &resp->sq);
@@ -122,7 +142,11 @@ static int sroce_qp_create_queues(struct sroce_qp *qp,
 			goto err_swqe;
 		}
 	}
-	if (!init->srq) {
+	if (qp->type == SROCE_QPT_XRC_TGT) {
+		memset(cap, 0, sizeof(*cap));
+		return 0;
+	}
+	if (!init->srq && sroce_qpt_has_recv(init->qp_type)) {
 		err = sroce_rq_init(&qp->rq, cap->max_recv_wr,
 				    max_t(u32, cap->max_recv_sge, 1), udata);
 		if (err)
@@ -173,6 +197,16 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	case IB_QPT_UD:
 	case IB_QPT_GSI:
 		break;
+	case IB_QPT_XRC_INI:
+		/* struct ib_send_wr has no XRC SRQ number: user space only */
+		if (!udata)
+			return -EOPNOTSUPP;
+		break;
+	case IB_QPT_XRC_TGT:
+		/* The core creates it for user space, as a kernel QP. */
+		if (!init->xrcd)
+			return -EINVAL;
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -189,9 +223,11 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->is_gsi = gsi;
 	qp->is_user = !!udata;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
-	qp->pd = to_sroce_pd(ibqp->pd);
-	qp->scq = to_sroce_cq(init->send_cq);
-	qp->rcq = to_sroce_cq(init->recv_cq);
+	/* An XRC target has neither (NULL), an XRC initiator no rcq. */
+	qp->pd = ibqp->pd ? to_sroce_pd(ibqp->pd) : NULL;
+	qp->scq = init->send_cq ? to_sroce_cq(init->send_cq) : NULL;
+	qp->rcq = init->recv_cq ? to_sroce_cq(init->recv_cq) : NULL;
+	qp->xrcd = init->xrcd;
 	qp->srq = init->srq ? to_sroce_srq(init->srq) : NULL;
 	qp->state = IB_QPS_RESET;
 	qp->attr.qkey = gsi ? SROCE_GSI_QKEY : 0;
@@ -537,9 +573,11 @@ static int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->ah_attr.grh.sgid_attr = NULL;
 	sroce_engine_unlock(qp);
 
-	attr->cap.max_send_wr = sroce_ring_slots(&qp->sq);
-	attr->cap.max_send_sge = qp->sq_max_sge;
-	attr->cap.max_inline_data = qp->max_inline;
+	if (qp->type != SROCE_QPT_XRC_TGT) {
+		attr->cap.max_send_wr = sroce_ring_slots(&qp->sq);
+		attr->cap.max_send_sge = qp->sq_max_sge;
+		attr->cap.max_inline_data = qp->max_inline;
+	}
 	if (qp->has_rq) {
 		attr->cap.max_recv_wr = qp->rq.max_wr;
 		attr->cap.max_recv_sge = qp->rq.max_sge;
@@ -631,6 +669,10 @@ static int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
+	if (qp->type == SROCE_QPT_XRC_TGT) {
+		*bad_wr = wr;
+		return -EINVAL;		/* it has no send queue */
+	}
 	/* User QPs post in the ring; this is only their doorbell. */
 	if (qp->is_user) {
 		if (wr || !sroce_qp_caps(qp, SROCE_QPCAP_POST_SEND)) {
@@ -670,6 +712,10 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct sroce_qp *qp = to_sroce_qp(ibqp);
 	int err;
 
+	if (!sroce_qpt_has_recv(ibqp->qp_type)) {
+		*bad_wr = wr;
+		return -EINVAL;		/* XRC: no receive queue */
+	}
 	/* User QPs post in the ring; this is their flush doorbell. */
 	if (qp->is_user) {
 		if (wr || !sroce_qp_caps(qp, SROCE_QPCAP_POST_RECV)) {

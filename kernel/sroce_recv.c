@@ -174,7 +174,7 @@ static enum sroce_counter sroce_check_qp(struct sroce_qp *qp,
 {
 	if (!sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
 		return SROCE_CNT_DROP_QP_STATE;
-	if (sroce_opcode_transport(pkt->opcode) != sroce_qp_transport(qp))
+	if (sroce_opcode_qpt(pkt->opcode) != qp->type)
 		return SROCE_CNT_DROP_QP_TYPE;
 	if (!sroce_pkey_match(pkt->pkey, sroce_qp_pkey(qp)))
 		return SROCE_CNT_DROP_BAD_PKEY;

@@ -242,6 +242,9 @@ static void sroce_req_fill_hdrs(struct sroce_qp *qp, struct sroce_swqe *sw,
 		h->imm = (__force __be32)w->imm_data;
 	if (mask & SROCE_M_IETH)
 		h->ieth_rkey = w->imm_data;
+	/* more than 24 bits: the build fails, and so does the WQE */
+	if (mask & SROCE_M_XRCETH)
+		h->xrc_srqn = w->xrc_remote_srqn;
 }
 
 /*
@@ -267,7 +270,7 @@ static struct sk_buff *sroce_req_restart_copy(struct sroce_qp *qp,
 	if (!qp->req.copy_next)
 		return NULL;
 	qp->req.copy_next = false;
-	if (qp->type != SROCE_QPT_RC || sroce_swqe_rd_atomic(sw) ||
+	if (!sroce_qp_reliable(qp) || sroce_swqe_rd_atomic(sw) ||
 	    (info->mask & SROCE_M_RWR))
 		return NULL;
 	return skb_copy(skb, GFP_ATOMIC);
@@ -335,7 +338,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	 * packet that fills the window: the requester stops there, and
 	 * without that ACK only the timer would move it on.
 	 */
-	h.ackreq = qp->type == SROCE_QPT_RC &&
+	h.ackreq = sroce_qp_reliable(qp) &&
 		   (last || ++qp->req.noack_pkts >=
 			    sroce_sendwin_ackreq_every(&qp->req.win, SROCE_ACKREQ_EVERY) ||
 		    psn_diff(psn_add(h.psn, psn_step), qp->comp.psn) >=
@@ -403,9 +406,9 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 				       qp->attr.udp_sport, &qp->route))
 		sroce_count(qp->sdev, SROCE_CNT_RESTART_COPIES);
 	/* A packet lost on the way out is recovered like one lost on the wire. */
-	if (err && qp->type != SROCE_QPT_RC)
+	if (err && !sroce_qp_reliable(qp))
 		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
-	if (qp->type == SROCE_QPT_RC && psn_before(h.psn, qp->req.psn_new)) {
+	if (sroce_qp_reliable(qp) && psn_before(h.psn, qp->req.psn_new)) {
 		sroce_count(qp->sdev, SROCE_CNT_RETRANS_PKTS);
 		sroce_qp_count(qp, SROCE_QCNT_RETRANS_PKTS, 1);
 	} else {
@@ -421,7 +424,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	if (last || rd) {
 		sw->state = SROCE_SWQE_SENT;
 		/* UC and UD sends complete when they leave (R1.7). */
-		if (qp->type != SROCE_QPT_RC)
+		if (!sroce_qp_reliable(qp))
 			sw->state = SROCE_SWQE_DONE;
 	}
 	return 0;
@@ -484,7 +487,7 @@ static bool sroce_req_credit_ok(struct sroce_qp *qp, struct sroce_swqe *sw)
 {
 	u32 idx, n = 0;
 
-	if (qp->type != SROCE_QPT_RC || !(sroce_swqe_flags(sw) & SROCE_WRF_RWQE) ||
+	if (!sroce_qp_reliable(qp) || !(sroce_swqe_flags(sw) & SROCE_WRF_RWQE) ||
 	    qp->req.credits == SROCE_CREDITS_UNLIMITED)
 		return true;
 	for (idx = qp->comp.tail; idx != qp->req.cur; idx++) {
@@ -583,7 +586,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 		}
 		if (!sroce_req_may_start(qp, sw))
 			break;
-		if (qp->type == SROCE_QPT_RC &&
+		if (sroce_qp_reliable(qp) &&
 		    psn_diff(qp->req.psn, qp->comp.psn) >= (s32)qp->req.win.cwnd)
 			break;
 		if (sroce_cc_must_wait(qp, sroce_req_pkt_bytes(qp, sw)))
@@ -609,7 +612,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 		}
 	}
 	sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
-	if (progress && qp->type == SROCE_QPT_RC)
+	if (progress && sroce_qp_reliable(qp))
 		sroce_req_arm_timer(qp, false);
 	return progress;
 }
@@ -629,7 +632,7 @@ void sroce_req_arm_timer(struct sroce_qp *qp, bool restart)
 {
 	u64 t = sroce_ack_timeout_ns(qp->attr.timeout);
 
-	if (qp->type != SROCE_QPT_RC || t == SROCE_TIMEOUT_INFINITE)
+	if (!sroce_qp_reliable(qp) || t == SROCE_TIMEOUT_INFINITE)
 		return;
 	/* Nothing outstanding, or an RNR wait (the responder answered). */
 	if (qp->comp.psn == qp->req.psn || qp->req.rnr_wait) {

@@ -33,10 +33,51 @@
 #define SROCE_RESP_BUDGET	64
 #define SROCE_GRH_LEN		40
 
-/* Build and send one response packet (ACK, READ response, ATOMIC ACK). */
-static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
+/*
+ * XRC target (IBA annex A14): each request names, in its XRCETH, an XRC
+ * SRQ of the target's XRC domain; its receive WQEs, its CQ and the PD
+ * whose MRs the request may reach are that SRQ's. The SRQ is looked up
+ * for each packet (and for each READ response, by the number its table
+ * entry kept) and held only for that packet, so destroy_srq never waits
+ * for a peer; a number that names no XRC SRQ of the domain leaves
+ * qp->resp.xsrq NULL, which fails the request.
+ */
+static void sroce_resp_xrc_enter(struct sroce_qp *qp, u32 srqn)
+{
+	if (qp->type == SROCE_QPT_XRC_TGT)
+		qp->resp.xsrq = sroce_xrc_srq_get(qp->sdev, srqn, qp->xrcd);
+}
+
+static void sroce_resp_xrc_leave(struct sroce_qp *qp)
+{
+	if (qp->resp.xsrq) {
+		sroce_srq_put(qp->resp.xsrq);
+		qp->resp.xsrq = NULL;
+	}
+}
+
+/* The PD whose MRs and windows the request at hand may use. */
+static struct sroce_pd *sroce_resp_pd(struct sroce_qp *qp)
+{
+	if (qp->type != SROCE_QPT_XRC_TGT)
+		return qp->pd;
+	return qp->resp.xsrq ? to_sroce_pd(qp->resp.xsrq->ibsrq.pd) : NULL;
+}
+
+/* The shared receive queue the message at hand takes its WQE from. */
+static struct sroce_srq *sroce_resp_srq(struct sroce_qp *qp)
+{
+	return qp->type == SROCE_QPT_XRC_TGT ? qp->resp.xsrq : qp->srq;
+}
+
+/*
+ * Build and send one response packet (ACK, READ response, ATOMIC ACK):
+ * @rc_opcode is RC's, an XRC target sends XRC's.
+ */
+static int sroce_resp_xmit(struct sroce_qp *qp, u8 rc_opcode, u32 psn, u8 syn,
 			   u64 orig, struct sroce_mr *mr, u64 va, u32 paylen)
 {
+	u8 opcode = sroce_resp_opcode(qp->type, rc_opcode);
 	const struct sroce_opcode_info *info = sroce_opcode_get(opcode);
 	struct sroce_hdrs h = {};
 	struct sk_buff *skb;
@@ -79,7 +120,7 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 opcode, u32 psn, u8 syn,
 /* AETH syndrome of an ACK: the credit count, unless an SRQ is used (R2.10). */
 static u8 sroce_resp_ack_syn(struct sroce_qp *qp)
 {
-	if (qp->srq)
+	if (qp->srq || qp->type == SROCE_QPT_XRC_TGT)
 		return sroce_aeth_syn_ack(SROCE_AETH_CREDIT_INVALID);
 	return sroce_aeth_syn_ack(sroce_credits_to_code(sroce_rq_count(&qp->rq)));
 }
@@ -111,6 +152,28 @@ static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code cod
 }
 
 /*
+ * XRC target: a receive completes on the CQ of the XRC SRQ its WQE came
+ * from, which the packet at hand holds, or which a flush finds again. An
+ * SRQ destroyed meanwhile took its WQEs, this one's completion included.
+ */
+static void sroce_resp_xrc_cqe(struct sroce_qp *qp, struct sroce_cqe *cqe,
+			       bool solicited)
+{
+	struct sroce_srq *srq = qp->resp.xsrq;
+	bool held = srq && srq->srq_num == qp->resp.wqe_srqn;
+
+	if (!held)
+		srq = sroce_xrc_srq_get(qp->sdev, qp->resp.wqe_srqn, qp->xrcd);
+	if (!srq)
+		return;
+	if (sroce_cq_post(to_sroce_cq(srq->ibsrq.ext.cq), cqe, &qp->ibqp,
+			  solicited) == -EOVERFLOW)
+		sroce_qp_error(qp, false, IB_EVENT_QP_FATAL);
+	if (!held)
+		sroce_srq_put(srq);
+}
+
+/*
  * Complete the receive WQE in use. @skb: the packet that completes it,
  * NULL for a WQE completed in error or flushed.
  */
@@ -134,6 +197,10 @@ static void sroce_resp_recv_cqe(struct sroce_qp *qp, u32 status, u32 opcode,
 		cqe.network_hdr_type = sroce_pkt(skb)->network_type;
 	}
 	qp->resp.have_wqe = false;
+	if (qp->type == SROCE_QPT_XRC_TGT) {
+		sroce_resp_xrc_cqe(qp, &cqe, solicited);
+		return;
+	}
 	if (sroce_cq_post(qp->rcq, &cqe, &qp->ibqp, solicited) == -EOVERFLOW)
 		sroce_qp_error(qp, false, IB_EVENT_QP_FATAL);
 }
@@ -153,7 +220,7 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
 		sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
 		return;
 	}
-	if (qp->type == SROCE_QPT_RC)
+	if (sroce_qp_reliable(qp))
 		sroce_resp_nak(qp, psn, code);
 	/*
 	 * The receive WQE the message took completes now: with its own
@@ -183,19 +250,22 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
  */
 static int sroce_resp_pop_wqe(struct sroce_qp *qp, u32 psn)
 {
+	struct sroce_srq *srq = sroce_resp_srq(qp);
 	int err;
 
 	if (qp->resp.have_wqe)
 		return 0;
-	err = sroce_rq_pop(qp->srq ? &qp->srq->rq : &qp->rq, &qp->resp.rwqe,
+	err = sroce_rq_pop(srq ? &srq->rq : &qp->rq, &qp->resp.rwqe,
 			   qp->resp.rsge);
+	if (srq)
+		qp->resp.wqe_srqn = srq->srq_num;
 	if (err == -EINVAL) {
 		qp->resp.have_wqe = true;
 		sroce_resp_fail(qp, psn, SROCE_NAK_REM_OP, 0, IB_WC_LOC_QP_OP_ERR);
 		return err;
 	}
 	if (err == -EIO) {
-		if (qp->type == SROCE_QPT_RC)
+		if (sroce_qp_reliable(qp))
 			sroce_resp_nak(qp, psn, SROCE_NAK_REM_OP);
 		sroce_qp_error(qp, false, IB_EVENT_QP_FATAL);
 		return err;
@@ -235,7 +305,7 @@ static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
 {
 	int err;
 
-	err = sroce_sgl_copy(qp->sdev, qp->pd, qp->resp.rsge,
+	err = sroce_sgl_copy(qp->sdev, sroce_resp_pd(qp), qp->resp.rsge,
 			     qp->resp.rwqe.num_sge, qp->resp.roffset,
 			     (void *)buf, len, SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE,
 			     &qp->odp_fault);
@@ -369,7 +439,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 	if (pkt->mask & SROCE_M_INV) {
 		u32 rkey = sroce_pkt_ieth_rkey(skb);
 
-		if (sroce_mr_local_invalidate(qp->sdev, qp->pd, rkey)) {
+		if (sroce_mr_local_invalidate(qp->sdev, sroce_resp_pd(qp), rkey)) {
 			sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_OP, 0,
 					IB_WC_LOC_QP_OP_ERR);
 			return false;
@@ -394,9 +464,12 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 static struct sroce_mr *sroce_resp_rkey_mr(struct sroce_qp *qp, u32 rkey,
 					   u64 va, u64 len, int access)
 {
+	struct sroce_pd *pd = sroce_resp_pd(qp);
 	enum sroce_mr_err merr;
 
-	return sroce_mr_lookup(qp->sdev, rkey, true, qp->pd, qp->uid, va, len,
+	if (!pd)
+		return NULL;	/* XRC: the request's SRQ is gone */
+	return sroce_mr_lookup(qp->sdev, rkey, true, pd, qp->uid, va, len,
 			       access, &merr);
 }
 
@@ -531,6 +604,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 	e->rkey = reth.rkey;
 	e->length = reth.len;
 	e->sent = 0;
+	e->xrc_srqn = qp->resp.xsrq ? qp->resp.xsrq->srq_num : 0;
 	if (!reth.len)
 		return 0;
 	if (!(qp->attr.access & IB_ACCESS_REMOTE_READ))
@@ -754,7 +828,7 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	mr = (qp->attr.access & IB_ACCESS_REMOTE_ATOMIC) ?
-	     sroce_mr_lookup(qp->sdev, atm.rkey, true, qp->pd, qp->uid, atm.va,
+	     sroce_mr_lookup(qp->sdev, atm.rkey, true, sroce_resp_pd(qp), qp->uid, atm.va,
 			     8, IB_ACCESS_REMOTE_ATOMIC, &merr) : NULL;
 	if (!mr) {
 		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_REM_ACCESS,
@@ -762,7 +836,8 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	err = sroce_mr_atomic(mr, atm.va,
-			      pkt->opcode == SROCE_OP_RC_COMPARE_SWAP ?
+			      FIELD_GET(SROCE_OPCODE_OP, pkt->opcode) ==
+			      SROCE_OP_RC_COMPARE_SWAP ?
 			      SROCE_ATOMIC_CMP_SWAP : SROCE_ATOMIC_FETCH_ADD,
 			      atm.swap_add, atm.comp, &orig);
 	if (err == -EWOULDBLOCK)
@@ -854,7 +929,7 @@ static bool sroce_resp_atomic_write(struct sroce_qp *qp, struct sk_buff *skb)
 		return false;	/* no memory: the requester will retry */
 	memcpy(&value, payload, sizeof(value));	/* stored as it came */
 	mr = (qp->attr.access & IB_ACCESS_REMOTE_WRITE) ?
-	     sroce_mr_lookup(qp->sdev, reth.rkey, true, qp->pd, qp->uid,
+	     sroce_mr_lookup(qp->sdev, reth.rkey, true, sroce_resp_pd(qp), qp->uid,
 			     reth.va, sizeof(value), IB_ACCESS_REMOTE_WRITE,
 			     &merr) : NULL;
 	if (!mr) {
@@ -922,7 +997,7 @@ static bool sroce_resp_rdma_flush(struct sroce_qp *qp, struct sk_buff *skb)
 	if ((qp->attr.access & access) == access) {
 		if (feth.sel == IB_FLUSH_MR)
 			access |= SROCE_LOOKUP_WHOLE;
-		mr = sroce_mr_lookup(qp->sdev, reth.rkey, true, qp->pd,
+		mr = sroce_mr_lookup(qp->sdev, reth.rkey, true, sroce_resp_pd(qp),
 				     qp->uid, reth.va, reth.len, access, &merr);
 	}
 	if (!mr) {
@@ -976,7 +1051,7 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 						0, NULL, 0, 0);
 			break;
 		}
-		if (e->opcode != SROCE_OP_RC_RDMA_READ_REQUEST)
+		if (!(sroce_opcode_get(e->opcode)->mask & SROCE_M_READ))
 			break;
 		/* Serve it again, narrowed to what the requester still needs. */
 		err = sroce_resp_read_res(qp, e, skb);
@@ -1009,11 +1084,29 @@ static bool sroce_resp_seq_ok(struct sroce_qp *qp, const struct sroce_pkt *pkt)
 	return !(pkt->mask & SROCE_M_START) && kind == qp->resp.in_msg;
 }
 
+/*
+ * XRC target, a request to execute: its XRCETH named an XRC SRQ of the
+ * target's domain (qp->resp.xsrq), the same for every packet of a message
+ * (annex A14: an invalid XRC SRQ is an invalid request).
+ */
+static bool sroce_resp_xrc_ok(struct sroce_qp *qp, const struct sk_buff *skb)
+{
+	u32 srqn = sroce_pkt_xrc_srqn(skb);
+
+	if (!qp->resp.xsrq)
+		return false;
+	if (sroce_pkt_c(skb)->mask & SROCE_M_START) {
+		qp->resp.msg_srqn = srqn;
+		return true;
+	}
+	return srqn == qp->resp.msg_srqn;
+}
+
 static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
 	s32 d = psn_resp_diff(pkt->psn, qp->resp.epsn);
-	bool rc = qp->type == SROCE_QPT_RC, done;
+	bool rc = sroce_qp_reliable(qp), done;
 
 	if (d > 0) {
 		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
@@ -1055,6 +1148,11 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 		/* R3.4: bad opcode (sequence) or payload length */
 		if (!rc && qp->resp.have_wqe)
 			qp->resp.roffset = 0;
+		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
+		qp->resp.in_msg = 0;
+		return;
+	}
+	if (qp->type == SROCE_QPT_XRC_TGT && !sroce_resp_xrc_ok(qp, skb)) {
 		sroce_resp_fail(qp, pkt->psn, SROCE_NAK_INV_REQ, IB_EVENT_QP_REQ_ERR, 0);
 		qp->resp.in_msg = 0;
 		return;
@@ -1165,7 +1263,10 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		 */
 		if (qp->resp.serving >= 0) {
 			sroce_resp_count_rd(qp);
+			sroce_resp_xrc_enter(qp,
+					     qp->resp.res[qp->resp.serving].xrc_srqn);
 			progress |= sroce_resp_serve_read(qp, budget);
+			sroce_resp_xrc_leave(qp);
 			budget -= SROCE_RESP_BUDGET / 4;
 			if (sroce_qp_deferred(qp))
 				break;
@@ -1178,10 +1279,13 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		qp->resp.rx_taken++;
 		if (!qp->comm_est_sent)
 			sroce_resp_comm_est(qp);
-		if (qp->type == SROCE_QPT_UD)
+		if (qp->type == SROCE_QPT_UD) {
 			sroce_resp_ud(qp, skb);
-		else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV))
+		} else if (sroce_qp_caps(qp, SROCE_QPCAP_PROCESS_RECV)) {
+			sroce_resp_xrc_enter(qp, sroce_pkt_xrc_srqn(skb));
 			sroce_resp_rc_uc(qp, skb);
+			sroce_resp_xrc_leave(qp);
+		}
 		if (sroce_qp_deferred(qp)) {
 			/* Not executed: first again, in process context */
 			skb_queue_head(&qp->rx_req, skb);

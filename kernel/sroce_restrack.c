@@ -129,11 +129,11 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		sroce_attr_u32(&t, "rq_fill", sroce_rq_count(&qp->rq));
 	}
 	sroce_attr_u32(&t, "send_psn", send_psn);
-	if (qp->type == SROCE_QPT_RC)
+	if (sroce_qp_reliable(qp))
 		sroce_attr_u32(&t, "unacked_psn", una_psn);
-	if (qp->type == SROCE_QPT_RC || qp->type == SROCE_QPT_UC)
+	if (qp->type != SROCE_QPT_UD)
 		sroce_attr_u32(&t, "expected_psn", epsn);
-	if (qp->type == SROCE_QPT_RC) {
+	if (sroce_qp_reliable(qp)) {
 		sroce_attr_u32(&t, "retry_left", retry_left);
 		sroce_attr_u32(&t, "rnr_retry_left", rnr_left);
 		sroce_attr_u32(&t, "rnr_wait", rnr_wait);

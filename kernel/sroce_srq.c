@@ -185,6 +185,39 @@ int sroce_rq_post_kernel(struct sroce_rq *rq, const struct ib_recv_wr *wr,
 	return err;
 }
 
+/**
+ * sroce_xrc_srq_get - the XRC SRQ an XRC request names
+ * @sdev: the device
+ * @srqn: the XRCETH's SRQ number
+ * @xrcd: the XRC domain of the target QP the request came to
+ *
+ * Any context. Returns the SRQ with a reference (sroce_srq_put()), or
+ * NULL when there is no XRC SRQ of that number in that domain (IBA annex
+ * A14: the request is invalid). The reference is taken under the
+ * xarray's lock, which destroy_srq's erase also takes.
+ */
+struct sroce_srq *sroce_xrc_srq_get(struct sroce_dev *sdev, u32 srqn,
+				    const struct ib_xrcd *xrcd)
+{
+	struct sroce_srq *srq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&sdev->srq_xa, flags);
+	srq = xa_load(&sdev->srq_xa, srqn);
+	if (srq && (srq->ibsrq.srq_type != IB_SRQT_XRC ||
+		    srq->ibsrq.ext.xrc.xrcd != xrcd ||
+		    !refcount_inc_not_zero(&srq->ref)))
+		srq = NULL;
+	xa_unlock_irqrestore(&sdev->srq_xa, flags);
+	return srq;
+}
+
+void sroce_srq_put(struct sroce_srq *srq)
+{
+	if (refcount_dec_and_test(&srq->ref))
+		complete(&srq->released);
+}
+
 static int sroce_create_srq(struct ib_srq *ibsrq,
 			    struct ib_srq_init_attr *init_attr,
 			    struct ib_udata *udata)
@@ -195,7 +228,9 @@ static int sroce_create_srq(struct ib_srq *ibsrq,
 	struct ib_srq_attr *attr = &init_attr->attr;
 	int err;
 
-	if (init_attr->srq_type != IB_SRQT_BASIC)
+	/* The core keeps an XRC SRQ's domain and CQ in ibsrq->ext. */
+	if (init_attr->srq_type != IB_SRQT_BASIC &&
+	    init_attr->srq_type != IB_SRQT_XRC)
 		return -EOPNOTSUPP;
 	if (attr->max_wr < 1 || attr->max_wr > sdev->attr.max_srq_wr ||
 	    attr->max_sge > sdev->attr.max_srq_sge)
@@ -206,7 +241,10 @@ static int sroce_create_srq(struct ib_srq *ibsrq,
 	err = sroce_obj_get(sdev, SROCE_OBJ_SRQ);
 	if (err)
 		return err;
-	err = xa_alloc_cyclic_irq(&sdev->srq_xa, &srq->srq_num, srq,
+	refcount_set(&srq->ref, 1);
+	init_completion(&srq->released);
+	/* The number now, the SRQ once it is whole (below). */
+	err = xa_alloc_cyclic_irq(&sdev->srq_xa, &srq->srq_num, NULL,
 				  XA_LIMIT(1, SROCE_MAX_SRQ), &sdev->srq_next,
 				  GFP_KERNEL);
 	if (err < 0) {
@@ -218,6 +256,7 @@ static int sroce_create_srq(struct ib_srq *ibsrq,
 	if (err)
 		goto err_erase;
 	attr->max_wr = srq->rq.max_wr;
+	ibsrq->ext.xrc.srq_num = srq->srq_num;	/* what uverbs reports */
 	if (udata) {
 		resp.srq_num = srq->srq_num;
 		sroce_ring_info(&srq->rq.ring, &resp.ring);
@@ -225,6 +264,7 @@ static int sroce_create_srq(struct ib_srq *ibsrq,
 		if (err)
 			goto err_free_rq;
 	}
+	xa_store_irq(&sdev->srq_xa, srq->srq_num, srq, GFP_KERNEL);
 	return 0;
 
 err_free_rq:
@@ -273,8 +313,13 @@ static int sroce_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	struct sroce_dev *sdev = to_sroce_dev(ibsrq->device);
 	struct sroce_srq *srq = to_sroce_srq(ibsrq);
 
-	/* The core holds no QP on this SRQ any more. */
+	/*
+	 * The core holds no QP on this SRQ any more; an XRC target's
+	 * responder may still be using it for one packet.
+	 */
 	xa_erase_irq(&sdev->srq_xa, srq->srq_num);
+	sroce_srq_put(srq);
+	wait_for_completion(&srq->released);
 	sroce_rq_free(&srq->rq);
 	sroce_obj_put(sdev, SROCE_OBJ_SRQ);
 	return 0;

@@ -8,6 +8,8 @@
 #ifndef SROCE_SRQ_H
 #define SROCE_SRQ_H
 
+#include <linux/completion.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/sroce-abi.h>
@@ -36,16 +38,28 @@ struct sroce_rq {
 	bool broken;
 };
 
+/*
+ * An XRC SRQ (ibsrq.srq_type IB_SRQT_XRC; its XRC domain and CQ are
+ * ibsrq.ext's) is found by number by the XRC targets' responders, with a
+ * reference (sroce_srq_get()) held for one packet; destroy_srq waits for
+ * it. A basic SRQ is reached only through its QPs.
+ */
 struct sroce_srq {
 	struct ib_srq ibsrq;
 	u32 srq_num;		/* index in sdev->srq_xa */
 	struct sroce_rq rq;
+	refcount_t ref;
+	struct completion released;
 };
 
 static inline struct sroce_srq *to_sroce_srq(struct ib_srq *ibsrq)
 {
 	return container_of(ibsrq, struct sroce_srq, ibsrq);
 }
+
+struct sroce_srq *sroce_xrc_srq_get(struct sroce_dev *sdev, u32 srqn,
+				    const struct ib_xrcd *xrcd);
+void sroce_srq_put(struct sroce_srq *srq);
 
 int sroce_rq_init(struct sroce_rq *rq, u32 max_wr, u32 max_sge,
 		  struct ib_udata *udata);

@@ -55,6 +55,7 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW;
 	a->device_cap_flags |= IB_DEVICE_MEM_WINDOW_TYPE_2B;
+	a->device_cap_flags |= IB_DEVICE_XRC;
 	/*
 	 * IBA 1.5: ATOMIC WRITE, and FLUSH for global visibility. Not
 	 * FLUSH for persistence: sroce knows no persistent memory, so an MR
@@ -66,7 +67,8 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	/*
 	 * On-demand paging (sroce_odp.c): memory is reached only through
 	 * sroce_mr_copy/sroce_mr_atomic, which resolve faults for every
-	 * operation and transport alike. UD has no WRITE/READ/ATOMIC; no XRC.
+	 * operation and transport alike. UD has no WRITE/READ/ATOMIC; XRC
+	 * has what RC has.
 	 */
 	a->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
 	a->odp_caps.general_caps = IB_ODP_SUPPORT | IB_ODP_SUPPORT_IMPLICIT;
@@ -80,6 +82,8 @@ void sroce_init_device_attrs(struct sroce_dev *sdev)
 	a->odp_caps.per_transport_caps.ud_odp_caps =
 		IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
 		IB_ODP_SUPPORT_SRQ_RECV;
+	a->odp_caps.per_transport_caps.xrc_odp_caps =
+		a->odp_caps.per_transport_caps.rc_odp_caps;
 	a->max_send_sge = SROCE_MAX_SGE;
 	a->max_recv_sge = SROCE_MAX_SGE;
 	a->max_sge_rd = SROCE_MAX_SGE_RD;
@@ -226,11 +230,28 @@ static int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * XRC domains hold nothing of sroce's: the core tracks their target QPs
+ * (shared between processes) and references; an XRC SRQ or target QP
+ * compares its domain by pointer, which the core keeps alive for them.
+ */
+static int sroce_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int sroce_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
+{
+	return 0;
+}
+
 const struct ib_device_ops sroce_verbs_ops = {
 	.alloc_pd = sroce_alloc_pd,
 	.alloc_ucontext = sroce_alloc_ucontext,
+	.alloc_xrcd = sroce_alloc_xrcd,
 	.dealloc_pd = sroce_dealloc_pd,
 	.dealloc_ucontext = sroce_dealloc_ucontext,
+	.dealloc_xrcd = sroce_dealloc_xrcd,
 	.disassociate_ucontext = sroce_disassociate_ucontext,
 	.get_dev_fw_str = sroce_get_dev_fw_str,
 	.get_link_layer = sroce_get_link_layer,
@@ -241,4 +262,5 @@ const struct ib_device_ops sroce_verbs_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_pd, sroce_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sroce_ucontext, ibuc),
+	INIT_RDMA_OBJ_SIZE(ib_xrcd, sroce_xrcd, ibxrcd),
 };

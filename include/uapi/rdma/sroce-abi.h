@@ -82,7 +82,7 @@ struct sroce_send_wqe {
 	__u32 num_sge;		/* SGEs that follow (0 with INLINE) */
 	__u32 inline_len;	/* bytes of inline data that follow (INLINE) */
 	__u32 imm_data;		/* big endian immediate, or invalidate R_Key */
-	__u32 reserved;
+	__u32 xrc_remote_srqn;	/* XRC initiator: the target's XRC SRQ */
 	union {
 		struct {
 			__aligned_u64 remote_addr;
