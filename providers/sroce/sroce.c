@@ -104,11 +104,49 @@ static void sroce_free_context(struct ibv_context *ibctx)
 	free(ctx);
 }
 
+/*
+ * XRC domains are the kernel's (shared between processes through the
+ * file they are opened with): a plain command each.
+ */
+static struct ibv_xrcd *sroce_open_xrcd(struct ibv_context *ctx,
+					struct ibv_xrcd_init_attr *attr)
+{
+	struct ib_uverbs_open_xrcd_resp resp = {};
+	struct ibv_open_xrcd cmd = {};
+	struct verbs_xrcd *xrcd;
+	int err;
+
+	xrcd = calloc(1, sizeof(*xrcd));
+	if (!xrcd)
+		return NULL;
+	err = ibv_cmd_open_xrcd(ctx, xrcd, sizeof(*xrcd), attr, &cmd,
+				sizeof(cmd), &resp, sizeof(resp));
+	if (err) {
+		free(xrcd);
+		errno = err;
+		return NULL;
+	}
+	return &xrcd->xrcd;
+}
+
+static int sroce_close_xrcd(struct ibv_xrcd *ibxrcd)
+{
+	struct verbs_xrcd *xrcd = container_of(ibxrcd, struct verbs_xrcd, xrcd);
+	int err;
+
+	err = ibv_cmd_close_xrcd(xrcd);
+	if (!err)
+		free(xrcd);
+	return err;
+}
+
 static const struct verbs_context_ops sroce_ctx_ops = {
 	.query_device_ex = sroce_query_device,
 	.query_port = sroce_query_port,
 	.alloc_pd = sroce_alloc_pd,
 	.dealloc_pd = sroce_dealloc_pd,
+	.open_xrcd = sroce_open_xrcd,
+	.close_xrcd = sroce_close_xrcd,
 	.free_context = sroce_free_context,
 };
 

@@ -34,7 +34,9 @@ static_assert((int)IBV_WR_SEND_WITH_INV == IB_UVERBS_WR_SEND_WITH_INV &&
 	      (int)IBV_WR_RDMA_READ == IB_UVERBS_WR_RDMA_READ, "wr opcodes");
 static_assert((int)IBV_QPT_RC == IB_UVERBS_QPT_RC &&
 	      (int)IBV_QPT_UC == IB_UVERBS_QPT_UC &&
-	      (int)IBV_QPT_UD == IB_UVERBS_QPT_UD, "qp types");
+	      (int)IBV_QPT_UD == IB_UVERBS_QPT_UD &&
+	      (int)IBV_QPT_XRC_SEND == IB_UVERBS_QPT_XRC_INI &&
+	      (int)IBV_QPT_XRC_RECV == IB_UVERBS_QPT_XRC_TGT, "qp types");
 /*
  * IBV_QP_EX_WITH_<op> is 1 << IBV_WR_<op> for the first ten sroce offers;
  * not for FLUSH (14, bit 11) and ATOMIC_WRITE (15, bit 12), which
@@ -113,7 +115,8 @@ static int sroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	int err;
 	int dberr;
 
-	if (!sq_state_ok(ibqp->state)) {
+	/* An XRC target (XRC_RECV) has no send queue. */
+	if (!sq_state_ok(ibqp->state) || !qp->sq.hdr) {
 		*bad_wr = wr;
 		return EINVAL;
 	}
@@ -188,7 +191,8 @@ static void sroce_wr_start(struct ibv_qp_ex *ibqpx)
 	pthread_spin_lock(&qp->sq_lock);
 	qp->ex_prod = qp->sq.prod;
 	qp->ex_wqe = NULL;
-	qp->ex_err = sq_state_ok(qp->vqp.qp.state) && !qp->in_reset ? 0 : EINVAL;
+	qp->ex_err = sq_state_ok(qp->vqp.qp.state) && !qp->in_reset &&
+		     qp->sq.hdr ? 0 : EINVAL;
 }
 
 static int sroce_wr_complete(struct ibv_qp_ex *ibqpx)
@@ -457,6 +461,19 @@ static void sroce_wr_set_inline_data_list(struct ibv_qp_ex *ibqpx,
 	set_inline_bufs(ex_to_sqp(ibqpx), buf_list, num_buf);
 }
 
+static void sroce_wr_set_xrc_srqn(struct ibv_qp_ex *ibqpx, uint32_t remote_srqn)
+{
+	struct sroce_qp *qp = ex_to_sqp(ibqpx);
+
+	if (!qp->ex_wqe)
+		return;
+	if (qp->caps.qp_type != IBV_QPT_XRC_SEND) {
+		ex_fail(qp, EINVAL);
+		return;
+	}
+	sroce_wqe_set_xrc_srqn(qp->ex_wqe, remote_srqn);
+}
+
 static void sroce_wr_set_ud_addr(struct ibv_qp_ex *ibqpx, struct ibv_ah *ah,
 				 uint32_t remote_qpn, uint32_t remote_qkey)
 {
@@ -519,6 +536,7 @@ static void set_send_ops(struct ibv_qp_ex *x, uint64_t flags)
 	x->wr_set_inline_data = sroce_wr_set_inline_data;
 	x->wr_set_inline_data_list = sroce_wr_set_inline_data_list;
 	x->wr_set_ud_addr = sroce_wr_set_ud_addr;
+	x->wr_set_xrc_srqn = sroce_wr_set_xrc_srqn;
 	x->wr_start = sroce_wr_start;
 	x->wr_complete = sroce_wr_complete;
 	x->wr_abort = sroce_wr_abort;
@@ -528,10 +546,15 @@ static void set_send_ops(struct ibv_qp_ex *x, uint64_t flags)
 /* Create, modify, query, destroy                                   */
 /* ---------------------------------------------------------------- */
 
-/* What sroce refuses before asking the kernel (errno: EOPNOTSUPP). */
+/*
+ * What sroce refuses before asking the kernel (errno: EOPNOTSUPP). An
+ * XRC target (XRC_RECV) has an XRC domain and nothing else; every other
+ * type a PD.
+ */
 static int check_init_attr(const struct ibv_qp_init_attr_ex *attr)
 {
 	const uint64_t comp_mask = IBV_QP_INIT_ATTR_PD |
+				   IBV_QP_INIT_ATTR_XRCD |
 				   IBV_QP_INIT_ATTR_CREATE_FLAGS |
 				   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
@@ -539,14 +562,20 @@ static int check_init_attr(const struct ibv_qp_init_attr_ex *attr)
 	case IBV_QPT_RC:
 	case IBV_QPT_UC:
 	case IBV_QPT_UD:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
 		break;
-	default:	/* RAW_PACKET, XRC_SEND/RECV, DRIVER */
+	default:	/* RAW_PACKET, DRIVER */
 		return EOPNOTSUPP;
 	}
 	if (attr->comp_mask & ~comp_mask)
 		return EOPNOTSUPP;
-	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
+	if (attr->qp_type == IBV_QPT_XRC_RECV) {
+		if (!(attr->comp_mask & IBV_QP_INIT_ATTR_XRCD) || !attr->xrcd)
+			return EINVAL;
+	} else if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd) {
 		return EINVAL;
+	}
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 	    attr->create_flags)
 		return EOPNOTSUPP;
@@ -565,6 +594,9 @@ static int map_rings(struct sroce_qp *qp, int fd,
 	int err;
 
 	qp->caps.qp_type = attr->qp_type;
+	/* The kernel made an XRC target with no queue to map. */
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		return 0;
 	qp->caps.max_sge = cap->max_send_sge;
 	qp->caps.max_inline = resp->max_inline;
 	err = sroce_uring_map(&qp->sq, fd, &resp->sq,
@@ -572,7 +604,7 @@ static int map_rings(struct sroce_qp *qp, int fd,
 		       cap->max_send_wr);
 	if (err)
 		return err;
-	if (attr->srq)
+	if (attr->srq || attr->qp_type == IBV_QPT_XRC_SEND)
 		return 0;
 	qp->rq_max_sge = cap->max_recv_sge;
 	err = sroce_uring_map(&qp->rq, fd, &resp->rq,
@@ -633,6 +665,36 @@ static struct ibv_qp *sroce_create_qp_ex(struct ibv_context *ctx,
 					 struct ibv_qp_init_attr_ex *attr)
 {
 	return create_qp(ctx, attr);
+}
+
+/*
+ * Another handle on an XRC target QP of an XRC domain (ibv_open_qp): the
+ * kernel's object, shared; nothing here to map or post to.
+ */
+static struct ibv_qp *sroce_open_qp(struct ibv_context *ctx,
+				    struct ibv_qp_open_attr *attr)
+{
+	struct ib_uverbs_create_qp_resp resp = {};
+	struct ibv_open_qp cmd = {};
+	struct sroce_qp *qp;
+	int err;
+
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return NULL;
+	pthread_spin_init(&qp->sq_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&qp->rq_lock, PTHREAD_PROCESS_PRIVATE);
+	qp->caps.qp_type = IBV_QPT_XRC_RECV;
+	err = ibv_cmd_open_qp(ctx, &qp->vqp, sizeof(qp->vqp), attr, &cmd,
+			      sizeof(cmd), &resp, sizeof(resp));
+	if (err) {
+		pthread_spin_destroy(&qp->rq_lock);
+		pthread_spin_destroy(&qp->sq_lock);
+		free(qp);
+		errno = err;
+		return NULL;
+	}
+	return &qp->vqp.qp;
 }
 
 static struct ibv_qp *sroce_create_qp(struct ibv_pd *pd,
@@ -736,6 +798,7 @@ static int sroce_destroy_qp(struct ibv_qp *ibqp)
 const struct verbs_context_ops sroce_qp_ops = {
 	.create_qp = sroce_create_qp,
 	.create_qp_ex = sroce_create_qp_ex,
+	.open_qp = sroce_open_qp,
 	.modify_qp = sroce_modify_qp,
 	.query_qp = sroce_query_qp,
 	.destroy_qp = sroce_destroy_qp,

@@ -77,10 +77,15 @@ err_free:
 	return NULL;
 }
 
-/* Basic SRQs only (no XRC, no tag matching). */
+/*
+ * Basic and XRC SRQs (no tag matching). An XRC SRQ takes receives for
+ * the XRC target QPs of its domain and completes them on its own CQ;
+ * ibv_get_srq_num() gives its number to the initiators' WRs.
+ */
 static struct ibv_srq *sroce_create_srq_ex(struct ibv_context *ctx,
 					   struct ibv_srq_init_attr_ex *attr)
 {
+	const uint32_t xrc_mask = IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ;
 	struct {
 		struct ib_uverbs_create_srq_resp ibv_resp;
 		struct sroce_create_srq_resp drv;
@@ -89,13 +94,19 @@ static struct ibv_srq *sroce_create_srq_ex(struct ibv_context *ctx,
 	struct sroce_srq *srq;
 	int ret;
 
-	if ((attr->comp_mask & ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD)) ||
+	bool xrc = (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+		   attr->srq_type == IBV_SRQT_XRC;
+
+	if ((attr->comp_mask & ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+				 xrc_mask)) ||
 	    ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
-	     attr->srq_type != IBV_SRQT_BASIC)) {
+	     attr->srq_type != IBV_SRQT_BASIC && !xrc)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd) {
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
+	    (xrc && ((attr->comp_mask & xrc_mask) != xrc_mask ||
+		     !attr->xrcd || !attr->cq))) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -134,6 +145,12 @@ static int sroce_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
 	return ibv_cmd_query_srq(srq, attr, &cmd, sizeof(cmd));
 }
 
+static int sroce_get_srq_num(struct ibv_srq *ibsrq, uint32_t *srq_num)
+{
+	*srq_num = to_ssrq(ibsrq)->srq_num;
+	return 0;
+}
+
 static int sroce_destroy_srq(struct ibv_srq *ibsrq)
 {
 	struct sroce_srq *srq = to_ssrq(ibsrq);
@@ -152,6 +169,7 @@ const struct verbs_context_ops sroce_srq_ctx_ops = {
 	.create_srq = sroce_create_srq,
 	.create_srq_ex = sroce_create_srq_ex,
 	.destroy_srq = sroce_destroy_srq,
+	.get_srq_num = sroce_get_srq_num,
 	.modify_srq = sroce_modify_srq,
 	.post_srq_recv = sroce_post_srq_recv,
 	.query_srq = sroce_query_srq,

@@ -25,6 +25,7 @@ static_assert(sizeof(struct sroce_recv_wqe) % 8 == 0, "recv wqe");
 #define RC		QPT_BIT(IBV_QPT_RC)
 #define UC		QPT_BIT(IBV_QPT_UC)
 #define UD		QPT_BIT(IBV_QPT_UD)
+#define XRC		QPT_BIT(IBV_QPT_XRC_SEND)
 
 /*
  * Per send opcode: the QP types that allow it and whether it carries an
@@ -32,26 +33,27 @@ static_assert(sizeof(struct sroce_recv_wqe) % 8 == 0, "recv wqe");
  * R1.2: SEND on all; WRITE on RC/UC; READ and ATOMIC on RC only. SEND
  * with invalidate has packet opcodes on RC only; the local operations are
  * RC and UC, as rxe; IBA 1.5's FLUSH and ATOMIC WRITE have RC opcodes
- * only). Zero entries (TSO, DRIVER1, anything unknown) are refused.
+ * only; an XRC initiator, XRC_SEND, posts what RC posts but those two).
+ * Zero entries (TSO, DRIVER1, anything unknown) are refused.
  * @payload: an outgoing payload from SGEs or inline data. @no_sges: the
  * WQE carries no SGEs at all (local operations; FLUSH, and ATOMIC WRITE
  * whose 8 bytes travel in the WQE itself).
  */
 static const struct {
-	uint8_t qpt_mask;
+	uint16_t qpt_mask;
 	bool payload;
 	bool no_sges;
 } wr_opcode_info[] = {
-	[IBV_WR_RDMA_WRITE]		= { RC | UC, true },
-	[IBV_WR_RDMA_WRITE_WITH_IMM]	= { RC | UC, true },
-	[IBV_WR_SEND]			= { RC | UC | UD, true },
-	[IBV_WR_SEND_WITH_IMM]		= { RC | UC | UD, true },
-	[IBV_WR_RDMA_READ]		= { RC, false },
-	[IBV_WR_ATOMIC_CMP_AND_SWP]	= { RC, false },
-	[IBV_WR_ATOMIC_FETCH_AND_ADD]	= { RC, false },
-	[IBV_WR_LOCAL_INV]		= { RC | UC, false, true },
-	[IBV_WR_BIND_MW]		= { RC | UC, false, true },
-	[IBV_WR_SEND_WITH_INV]		= { RC, true },
+	[IBV_WR_RDMA_WRITE]		= { RC | UC | XRC, true },
+	[IBV_WR_RDMA_WRITE_WITH_IMM]	= { RC | UC | XRC, true },
+	[IBV_WR_SEND]			= { RC | UC | UD | XRC, true },
+	[IBV_WR_SEND_WITH_IMM]		= { RC | UC | UD | XRC, true },
+	[IBV_WR_RDMA_READ]		= { RC | XRC, false },
+	[IBV_WR_ATOMIC_CMP_AND_SWP]	= { RC | XRC, false },
+	[IBV_WR_ATOMIC_FETCH_AND_ADD]	= { RC | XRC, false },
+	[IBV_WR_LOCAL_INV]		= { RC | UC | XRC, false, true },
+	[IBV_WR_BIND_MW]		= { RC | UC | XRC, false, true },
+	[IBV_WR_SEND_WITH_INV]		= { RC | XRC, true },
 	[IBV_WR_FLUSH]			= { RC, false, true },
 	[IBV_WR_ATOMIC_WRITE]		= { RC, false, true },
 };
@@ -75,7 +77,7 @@ size_t sroce_recv_wqe_size(uint32_t max_sge)
 
 bool sroce_wqe_opcode_ok(uint32_t qp_type, uint32_t opcode)
 {
-	if (opcode >= NUM_OPCODES || qp_type >= 8)
+	if (opcode >= NUM_OPCODES || qp_type >= 16)
 		return false;
 	return wr_opcode_info[opcode].qpt_mask & QPT_BIT(qp_type);
 }
@@ -183,6 +185,11 @@ void sroce_wqe_init(struct sroce_send_wqe *wqe, uint64_t wr_id,
 	wqe->opcode = opcode;
 	/* INLINE is set by the inline setters, when there is inline data. */
 	wqe->send_flags = send_flags & SROCE_WQE_SEND_FLAGS & ~IBV_SEND_INLINE;
+}
+
+void sroce_wqe_set_xrc_srqn(struct sroce_send_wqe *wqe, uint32_t remote_srqn)
+{
+	wqe->xrc_remote_srqn = remote_srqn;
 }
 
 void sroce_wqe_set_imm(struct sroce_send_wqe *wqe, uint32_t imm_or_rkey)
@@ -317,6 +324,8 @@ void sroce_wqe_from_wr(const struct sroce_sq_caps *caps,
 	uint8_t value[SROCE_ATOMIC_WRITE_LEN];
 
 	sroce_wqe_init(wqe, wr->wr_id, wr->opcode, wr->send_flags);
+	if (caps->qp_type == IBV_QPT_XRC_SEND)
+		sroce_wqe_set_xrc_srqn(wqe, wr->qp_type.xrc.remote_srqn);
 	switch (wr->opcode) {
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		sroce_wqe_set_imm(wqe, (uint32_t)wr->imm_data);

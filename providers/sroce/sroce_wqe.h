@@ -27,7 +27,7 @@
 
 /* What the SQ of one QP accepts; set at create from the kernel's answer. */
 struct sroce_sq_caps {
-	uint32_t qp_type;	/* IBV_QPT_RC, _UC or _UD */
+	uint32_t qp_type;	/* IBV_QPT_RC, _UC, _UD or _XRC_SEND */
 	uint32_t max_sge;
 	uint32_t max_inline;
 };
@@ -95,6 +95,7 @@ int sroce_send_wr_check(const struct sroce_sq_caps *caps,
  */
 void sroce_wqe_init(struct sroce_send_wqe *wqe, uint64_t wr_id,
 		    uint32_t opcode, uint32_t send_flags);
+void sroce_wqe_set_xrc_srqn(struct sroce_send_wqe *wqe, uint32_t remote_srqn);
 void sroce_wqe_set_imm(struct sroce_send_wqe *wqe, uint32_t imm_or_rkey);
 void sroce_wqe_set_rdma(struct sroce_send_wqe *wqe, uint64_t remote_addr,
 			uint32_t rkey);

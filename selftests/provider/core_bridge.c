@@ -8,7 +8,8 @@ int core_wr_allowed(int qpt, const char *kind)
 	int k;
 
 	BUILD_BUG_ON(SROCE_QPT_RC != CORE_QPT_RC || SROCE_QPT_UC != CORE_QPT_UC ||
-		     SROCE_QPT_UD != CORE_QPT_UD);
+		     SROCE_QPT_UD != CORE_QPT_UD ||
+		     SROCE_QPT_XRC_INI != CORE_QPT_XRC_INI);
 	for (k = 0; k < SROCE_WR_KIND_COUNT; k++)
 		if (!strcmp(sroce_wr_kind_name(k), kind))
 			return sroce_wr_kind_allowed(qpt, k);

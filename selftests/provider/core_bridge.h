@@ -10,6 +10,7 @@
 #define CORE_QPT_RC 0
 #define CORE_QPT_UC 1
 #define CORE_QPT_UD 2
+#define CORE_QPT_XRC_INI 3
 
 /* 1/0: may @qpt post the kind named @kind ("SEND", "READ", ...); -1: unknown */
 int core_wr_allowed(int qpt, const char *kind);

@@ -219,6 +219,7 @@ TEST(opcode_table_matches_kernel_core)
 		{ IBV_QPT_RC, CORE_QPT_RC },
 		{ IBV_QPT_UC, CORE_QPT_UC },
 		{ IBV_QPT_UD, CORE_QPT_UD },
+		{ IBV_QPT_XRC_SEND, CORE_QPT_XRC_INI },
 	};
 	size_t q, k;
 	int core;
@@ -244,8 +245,8 @@ TEST(opcode_unknown_refused)
 		IBV_WR_TSO, IBV_WR_DRIVER1, 12, 13, 16, 255, 0xffffffff,
 	};
 	static const uint32_t bad_qpts[] = {
-		0, 1, 5, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND,
-		IBV_QPT_XRC_RECV, IBV_QPT_DRIVER, 0xffffffff,
+		0, 1, 5, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_RECV, IBV_QPT_DRIVER,
+		0xffffffff,
 	};
 	size_t i;
 
@@ -267,6 +268,7 @@ TEST(opcode_flush_atomic_write_rc_only)
 		EXPECT_TRUE(sroce_wqe_opcode_ok(IBV_QPT_RC, ops[i]));
 		EXPECT_FALSE(sroce_wqe_opcode_ok(IBV_QPT_UC, ops[i]));
 		EXPECT_FALSE(sroce_wqe_opcode_ok(IBV_QPT_UD, ops[i]));
+		EXPECT_FALSE(sroce_wqe_opcode_ok(IBV_QPT_XRC_SEND, ops[i]));
 		EXPECT_FALSE(sroce_wqe_has_payload(ops[i]));
 		EXPECT_TRUE(sroce_wqe_no_sges(ops[i]));
 	}
@@ -497,9 +499,33 @@ TEST(wqe_send_sges)
 	EXPECT_EQ(w->num_sge, 3);
 	EXPECT_EQ(w->inline_len, 0);
 	EXPECT_EQ(w->imm_data, 0);
-	EXPECT_EQ(w->reserved, 0);
+	EXPECT_EQ(w->xrc_remote_srqn, 0);
 	EXPECT_TRUE(all_bytes(&w->wr, 0, sizeof(w->wr)));
 	EXPECT_MEMEQ(sroce_wqe_sges(w), sg, sizeof(sg));
+	ring_free(&t);
+}
+
+/* An XRC initiator's WR names the target's XRC SRQ; no other type's does. */
+TEST(wqe_xrc_remote_srqn)
+{
+	static const struct sroce_sq_caps xrc_caps = {
+		.qp_type = IBV_QPT_XRC_SEND, .max_sge = 4, .max_inline = 64,
+	};
+	struct sroce_send_wqe *w;
+	struct ibv_send_wr wr;
+	struct test_ring t;
+
+	ASSERT_EQ(ring_make(&t, 2, sroce_send_wqe_size(4, 64), 4, 0), 0);
+	send_wr(&wr, 0, NULL, sges);
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.wr.rdma.remote_addr = 0x1000;
+	wr.wr.rdma.rkey = 7;
+	wr.qp_type.xrc.remote_srqn = 0x123456;
+	w = build(&t, &xrc_caps, &wr);
+	EXPECT_EQ(w->xrc_remote_srqn, 0x123456);
+	EXPECT_EQ(w->wr.rdma.rkey, 7);
+	w = build(&t, &rc_caps, &wr);
+	EXPECT_EQ(w->xrc_remote_srqn, 0);
 	ring_free(&t);
 }
 
