@@ -175,8 +175,8 @@ dp_pingpong() {
 	exit 0
 }
 
-# dp_perftest TOOL CONN... -- [args]: a perftest program once per connection
-# type, over the IPv4 GID. Perftest can give up computing its report under
+# dp_perftest TOOLS CONN... -- [args]: each perftest program of TOOLS (one
+# name, or several in one word) once per connection type, over the IPv4 GID. Perftest can give up computing its report under
 # TCG when its clock calibration fails ("Can't produce a report"); such a
 # run is retried (3 attempts) and, when that was the only failure, the test
 # ends as SKIP, saying so, never as a pass.
@@ -187,22 +187,24 @@ dp_perftest() {
 	[ "${1:-}" = -- ] && shift
 	dmesg_mark
 	dp_up
+	for t in $tool; do
 	for c in "${conns[@]}"; do
 		for try in 1 2 3; do
 			port=$((port + 1))
-			if dp_pair_tool 4 -x $port "$tool" -c "$c" -F "$@"; then
-				info "$tool -c $c: pass (attempt $try)"
+			if dp_pair_tool 4 -x $port "$t" -c "$c" -F "$@"; then
+				info "$t -c $c: pass (attempt $try)"
 				break
 			fi
 			if grep -q "produce a report" <<<"$DP_LOG" &&
 			   ! grep -qiE "failed|error|couldn't|unable" <<<"$DP_LOG"; then
-				info "$tool -c $c: clock calibration failed under TCG (attempt $try)"
+				info "$t -c $c: clock calibration failed under TCG (attempt $try)"
 				[ $try = 3 ] && calib=1
 				continue
 			fi
 			dp_down
-			fail "$tool -c $c"
+			fail "$t -c $c"
 		done
+	done
 	done
 	dp_down
 	check_dmesg

@@ -59,6 +59,7 @@
 #define NMW 8
 #define NAH 6
 #define NCH 2
+#define NXRCD 2
 #define SLOT (1UL << 20)		/* arena bytes per MR slot */
 #define PG 4096UL
 #define MAX_EXTRA_CTX 60		/* contexts opened and dropped per run */
@@ -76,7 +77,7 @@
 	X(mcast_attach) X(mcast_detach) X(post_send) X(post_recv)		\
 	X(query) X(fork) X(fd_pass) X(ctx_cycle) X(async_event) X(cq_event)	\
 	X(scribble) X(doorbell) X(rx_write_cmd) X(rx_ioctl) X(rx_mmap)	\
-	X(rx_cq_create)
+	X(rx_cq_create) X(xrcd_open) X(xrcd_close)
 
 #define X_ENUM(n) OP_##n,
 #define X_NAME(n) #n,
@@ -183,6 +184,7 @@ struct fdev {
 	struct mrent mr[NMR];
 	struct ibv_mw *mw[NMW];
 	struct ibv_ah *ah[NAH];
+	struct ibv_xrcd *xrcd[NXRCD];
 	uint32_t dead_keys[8];
 };
 
@@ -492,10 +494,39 @@ static void op_cq_notify(struct fdev *f)
 
 /* ---- SRQ ------------------------------------------------------------- */
 
+/* XRC domains: no file (a private one), as a process alone opens it. */
+static void op_xrcd_open(struct fdev *f)
+{
+	struct ibv_xrcd_init_attr a = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+		.oflags = O_CREAT,
+	};
+	int i = FREE_IDX(f->xrcd);
+
+	if (i < 0)
+		return;
+	f->xrcd[i] = ibv_open_xrcd(f->d.ctx, &a);
+	rec_ptr(OP_xrcd_open, f->xrcd[i]);
+}
+
+/* EBUSY while an XRC SRQ or target QP of it lives. */
+static void op_xrcd_close(struct fdev *f)
+{
+	int i = USED_IDX(f->xrcd), e;
+
+	if (i < 0)
+		return;
+	e = ibv_close_xrcd(f->xrcd[i]);
+	rec(OP_xrcd_close, e);
+	if (!e)
+		f->xrcd[i] = NULL;
+}
+
 static void op_srq_create(struct fdev *f)
 {
 	int i = FREE_IDX(f->srq);
-	struct ibv_srq_init_attr a = {};
+	struct ibv_srq_init_attr_ex a = {};
 
 	if (i < 0)
 		return;
@@ -504,7 +535,19 @@ static void op_srq_create(struct fdev *f)
 	a.attr.srq_limit = pct(70) ? 0 : rn(a.attr.max_wr + 2);
 	if (a.attr.max_wr >= 4096 && big_objects >= 2)
 		a.attr.max_wr = 1 + rn(128);
-	f->srq[i] = ibv_create_srq(rpd(f), &a);
+	a.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD;
+	a.pd = rpd(f);
+	/* An XRC SRQ: a domain and a CQ (either may be missing: EINVAL). */
+	if (pct(30)) {
+		a.srq_type = IBV_SRQT_XRC;
+		a.comp_mask |= IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ;
+		a.xrcd = PICK(f->xrcd);
+		a.cq = PICK(f->cq);
+	}
+	/* libibverbs reads the handles unchecked: no NULL PD, domain, CQ. */
+	if (!a.pd || (a.srq_type == IBV_SRQT_XRC && (!a.xrcd || !a.cq)))
+		return;
+	f->srq[i] = ibv_create_srq_ex(f->d.ctx, &a);
 	if (rec_ptr(OP_srq_create, f->srq[i]) && a.attr.max_wr >= 4096)
 		big_objects++;
 }
@@ -568,6 +611,7 @@ static void op_srq_post_recv(struct fdev *f)
 static const enum ibv_qp_type qp_types[] = {
 	IBV_QPT_RC, IBV_QPT_RC, IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UC,
 	IBV_QPT_UD, IBV_QPT_UD, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND,
+	IBV_QPT_XRC_SEND, IBV_QPT_XRC_RECV,
 };
 
 static void op_qp_create(struct fdev *f)
@@ -605,6 +649,14 @@ static void op_qp_create(struct fdev *f)
 		a.send_ops_flags = pct(80) ? IBV_QP_EX_WITH_SEND |
 			IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_READ :
 			rnd();
+	}
+	/* An XRC target: a domain instead of a PD, CQs and queues. */
+	if (a.qp_type == IBV_QPT_XRC_RECV) {
+		a.xrcd = PICK(f->xrcd);
+		if (!a.xrcd)
+			return;
+		a.comp_mask = IBV_QP_INIT_ATTR_XRCD | (pct(80) ? 0 :
+			      a.comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS);
 	}
 	qp = ibv_create_qp_ex(f->d.ctx, &a);
 	if (!rec_ptr(OP_qp_create, qp))
@@ -918,6 +970,8 @@ static void op_post_send(struct fdev *f)
 			w->wr.rdma.rkey = rkey_of(pf);
 			break;
 		}
+		/* XRC: an SRQ number of the peer's, or any */
+		w->qp_type.xrc.remote_srqn = pct(50) ? 1 + rn(8) : rnd();
 		if (q->type == IBV_QPT_UD && w->opcode != IBV_WR_BIND_MW) {
 			/* Only a live AH of this context (the provider reads it). */
 			w->wr.ud.ah = PICK(f->ah);
@@ -1783,6 +1837,9 @@ static void destroy_all(struct fdev *f)
 			TRY("cq", f->cq[i], ibv_destroy_cq(f->cq[i]), f->cq[i] = NULL);
 		for (i = 0; i < NPD; i++)
 			TRY("pd", f->pd[i], ibv_dealloc_pd(f->pd[i]), f->pd[i] = NULL);
+		for (i = 0; i < NXRCD; i++)
+			TRY("xrcd", f->xrcd[i], ibv_close_xrcd(f->xrcd[i]),
+			    f->xrcd[i] = NULL);
 #undef TRY
 	}
 	pthread_mutex_unlock(&map_lock);
@@ -1926,6 +1983,8 @@ static void fuzz(const struct dp_case *c)
 		else if (w < 944) op_fork();
 		else if (w < 947) op_fd_pass();
 		else if (w < 952) op_ctx_cycle();
+		else if (w < 958) op_xrcd_open(f);
+		else if (w < 961) op_xrcd_close(f);
 		drain_events(f);
 	}
 	stop = 1;

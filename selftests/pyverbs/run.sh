@@ -107,9 +107,11 @@ echo "pyverbs on $dev: $R run, $((R - F - E - S - X)) passed, $F failed, $E erro
 
 # Tests sroce must pass, not merely not fail: the suite skips them when
 # a capability is missing (e.g. an MR with IBV_ACCESS_FLUSH_GLOBAL
-# refused). Checked when they ran, and required in a full run.
+# refused, or no IBV_DEVICE_XRC). Checked when they ran, and required in a full run.
 SROCE_MUST_PASS="test_qp_ex_rc_flush test_qp_ex_rc_flush_type_violate
-	test_qp_ex_rc_atomic_write"
+	test_qp_ex_rc_atomic_write test_xrc_atomic_cmp_and_swap
+	test_xrc_atomic_fetch_and_add test_xrc_traffic_cq_ex test_odp_xrc_traffic
+	test_qp_ex_xrc_send test_qp_ex_xrc_send_imm test_ro_xrc_traffic"
 must=0
 if [ "$target" = sroce ]; then
 	for t in $SROCE_MUST_PASS; do
