@@ -560,8 +560,8 @@ static void to_init(struct dp_pair *p, struct dp_end *e)
 	CHECK(!ibv_modify_qp(e->qp, &at, mask), "modify_qp to INIT: %s", strerror(errno));
 }
 
-static void fill_ah(struct ibv_ah_attr *ah, const struct dp_dev *self,
-		    const struct dp_dev *peer)
+void dp_fill_ah(struct ibv_ah_attr *ah, const struct dp_dev *self,
+		const struct dp_dev *peer)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->is_global = 1;
@@ -584,7 +584,7 @@ static void to_rtr_rts(struct dp_pair *p, struct dp_end *e, struct dp_end *peer,
 			      e->dev->port.active_mtu : peer->dev->port.active_mtu;
 		at.dest_qp_num = peer->qp->qp_num;
 		at.rq_psn = peer_psn;
-		fill_ah(&at.ah_attr, e->dev, peer->dev);
+		dp_fill_ah(&at.ah_attr, e->dev, peer->dev);
 		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 		if (p->cfg.type == IBV_QPT_RC) {
 			rd = e->dev->attr.orig_attr.max_qp_rd_atom;
@@ -614,7 +614,7 @@ static void to_rtr_rts(struct dp_pair *p, struct dp_end *e, struct dp_end *peer,
 	if (p->cfg.type == IBV_QPT_UD) {
 		struct ibv_ah_attr ah;
 
-		fill_ah(&ah, e->dev, peer->dev);
+		dp_fill_ah(&ah, e->dev, peer->dev);
 		e->ah = ibv_create_ah(e->dev->pd, &ah);
 		CHECK(e->ah, "create_ah: %s", strerror(errno));
 	}

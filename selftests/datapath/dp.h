@@ -152,6 +152,9 @@ void dp_teardown(struct dp_pair *p, struct dp_dev d[2]);
 unsigned int dp_max_sge(const struct dp_dev *d);
 unsigned int dp_mtu_bytes(enum ibv_mtu m);
 
+/* An address vector from @self to @peer over their GIDs (RoCE v2). */
+void dp_fill_ah(struct ibv_ah_attr *ah, const struct dp_dev *self,
+		const struct dp_dev *peer);
 /* A device counter (hw_counters), read fresh (waits out the core's cache). */
 uint64_t dp_counter(const struct dp_dev *d, const char *name);
 /*

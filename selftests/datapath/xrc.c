@@ -115,17 +115,6 @@ static void srq_post(struct xrc_srq *s, uint64_t wr_id, size_t off, size_t len)
 	dp_post_srq_recv(s->srq, wr_id, &sge, 1);
 }
 
-static void fill_ah(struct ibv_ah_attr *ah, const struct dp_dev *self,
-		    const struct dp_dev *peer)
-{
-	memset(ah, 0, sizeof(*ah));
-	ah->is_global = 1;
-	ah->port_num = 1;
-	ah->grh.dgid = peer->gid;
-	ah->grh.sgid_index = self->gid_index;
-	ah->grh.hop_limit = 64;
-}
-
 static void modify(struct ibv_qp *qp, struct ibv_qp_attr *at, int mask,
 		   const char *what)
 {
@@ -158,14 +147,14 @@ static void connect_pair(struct xrc *x)
 	at.path_mtu = mtu;
 	at.dest_qp_num = x->tgt->qp_num;
 	at.rq_psn = 0x200;
-	fill_ah(&at.ah_attr, &x->d[0], &x->d[1]);
+	dp_fill_ah(&at.ah_attr, &x->d[0], &x->d[1]);
 	modify(x->ini, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 	       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN, "initiator to RTR");
 	at.dest_qp_num = x->ini->qp_num;
 	at.rq_psn = 0x100;
 	at.max_dest_rd_atomic = 4;
 	at.min_rnr_timer = 12;
-	fill_ah(&at.ah_attr, &x->d[1], &x->d[0]);
+	dp_fill_ah(&at.ah_attr, &x->d[1], &x->d[0]);
 	modify(x->tgt, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 	       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
 	       IBV_QP_MIN_RNR_TIMER, "target to RTR");
