@@ -643,6 +643,17 @@ static struct ibv_qp *create_qp(struct ibv_context *ctx,
 		goto err_free;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		qp->vqp.comp_mask |= VERBS_QP_EX;
+	/*
+	 * libibverbs copied the CQs and SRQ of @attr into the QP; an XRC
+	 * QP ignores what it has no use for (the kernel took none of it),
+	 * and the caller may destroy those objects while the QP lives.
+	 */
+	if (attr->qp_type == IBV_QPT_XRC_SEND || attr->qp_type == IBV_QPT_XRC_RECV) {
+		qp->vqp.qp.recv_cq = NULL;
+		qp->vqp.qp.srq = NULL;
+	}
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		qp->vqp.qp.send_cq = NULL;
 	/* The driver's word on inline; the WR counts are the kernel's too. */
 	attr->cap.max_inline_data = resp.drv_payload.max_inline;
 	err = map_rings(qp, ctx->cmd_fd, attr, &resp.drv_payload);
