@@ -9,10 +9,13 @@
 # prints per run: each flow's Mbit/s, their sum, Jain's fairness
 # index (sum x)^2 / (n sum x^2), the bottleneck queue (mean and largest
 # backlog, sampled every 0.5 s), the packets RED dropped and marked, and
-# the senders' retransmissions, rate cuts and paced packets, the
-# receivers' CNPs. Numbers, never pass/fail. The queue samples go to
+# the senders' retransmissions (and what started them: local ACK timeouts,
+# sequence NAKs), rate cuts and paced packets, the receivers' CNPs, the
+# packets they saw out of sequence and dropped for a full QP queue. Numbers, never pass/fail. The queue samples go to
 # build/bench/congestion-dcqcnN.dat (time s, backlog bytes) for a plot.
 #   RATE (default 20) SECS (default 20) FLOWS (default 2) RUNS ("1 0")
+#   MIN (default 1): DCQCN's lowest rate for the runs (dcqcn_min_mbps),
+#   Mbit/s, below the bottleneck's fair share
 # The guest gets no environment: pass them as arguments, e.g.
 #   scripts/vm/run-qemu.sh scripts/bench/congestion.sh RATE=10 SECS=30
 # shellcheck disable=SC1091
@@ -21,21 +24,24 @@
 
 for a in "$@"; do
 	case "$a" in
-	RATE=* | SECS=* | FLOWS=* | RUNS=*) export "${a?}" ;;
-	*) echo "usage: $0 [RATE=mbit] [SECS=s] [FLOWS=n] [RUNS=1:0]" >&2; exit 2 ;;
+	RATE=* | SECS=* | FLOWS=* | RUNS=* | MIN=*) export "${a?}" ;;
+	*) echo "usage: $0 [RATE=mbit] [SECS=s] [FLOWS=n] [RUNS=1:0] [MIN=mbit]" >&2; exit 2 ;;
 	esac
 done
 RATE=${RATE:-20}
 SECS=${SECS:-20}
 FLOWS=${FLOWS:-2}
+MIN=${MIN:-1}
 RUNS=${RUNS:-1 0}
 RUNS=${RUNS//:/ }
 P=/sys/module/sroce/parameters
 OUT=$BUILD/bench
 mkdir -p "$OUT"
 
+min0=$(cat $P/dcqcn_min_mbps)
 cleanup() {
 	echo 1 >$P/dcqcn 2>/dev/null
+	echo "$min0" >$P/dcqcn_min_mbps 2>/dev/null
 	echo 1 >$P/tx_gso 2>/dev/null
 	dp_down
 }
@@ -70,10 +76,11 @@ else:
 dmesg_mark
 dp_up
 echo 0 >$P/tx_gso	# a GSO skb would cross the queue as one packet
+echo "$MIN" >$P/dcqcn_min_mbps || { cleanup; fail "dcqcn_min_mbps"; }
 bottleneck || { cleanup; fail "tc htb + red ecn on veth_b"; }
 wait_for 30 gid_index "$DEV_A" "$A4" >/dev/null && wait_for 30 gid_index "$DEV_B" "$B4" >/dev/null ||
 	{ cleanup; fail "no RoCE v2 GID"; }
-info "bottleneck: veth_b egress, htb ${RATE} Mbit/s, RED ecn; $FLOWS flows of ib_write_bw --tclass=2, ${SECS} s each run"
+info "bottleneck: veth_b egress, htb ${RATE} Mbit/s, RED ecn; $FLOWS flows of ib_write_bw --tclass=2, ${SECS} s each run; DCQCN floor $MIN Mbit/s"
 
 for cc in $RUNS; do
 	echo "$cc" >$P/dcqcn || { cleanup; fail "dcqcn parameter"; }
@@ -133,7 +140,7 @@ for cc in $RUNS; do
 		END { printf "%d %d\n", (n ? s / n : 0), m }' "$dat")"
 	db() { echo $(( $(hw_counter "$DEV_B" "$1") - ${b0[$1]} )); }
 	da() { echo $(( $(hw_counter "$DEV_A" "$1") - ${a0[$1]} )); }
-	info "BENCH congestion dcqcn=$cc: flows ${bws[*]} Mbit/s, sum $sum of $RATE, Jain $jain, queue mean $qmean max $qmax bytes, RED marked $(( $(red_field marked) - m0 )) dropped $(( $(red_field dropped) - d0 )), B retrans $(db retrans_pkts) rate_cuts $(db rp_rate_cuts) paced $(db rp_paced) cnp_handled $(db rp_cnp_handled), A ecn_marked $(da np_ecn_marked_roce_packets) cnp_sent $(da np_cnp_sent)"
+	info "BENCH congestion dcqcn=$cc: flows ${bws[*]} Mbit/s, sum $sum of $RATE, Jain $jain, queue mean $qmean max $qmax bytes, RED marked $(( $(red_field marked) - m0 )) dropped $(( $(red_field dropped) - d0 )), B retrans $(db retrans_pkts) (timeouts $(db retrans_timeout), seq NAKs $(db retrans_seq_nak)) rate_cuts $(db rp_rate_cuts) paced $(db rp_paced) cnp_handled $(db rp_cnp_handled), A ecn_marked $(da np_ecn_marked_roce_packets) cnp_sent $(da np_cnp_sent) out_of_seq $(da out_of_sequence) rxq_full_drops $(da rx_drop_queue_full)"
 	sleep 2
 done
 cleanup
