@@ -160,7 +160,9 @@ boot "$@"
 # A guest that died before guest-init.sh started the script ran nothing
 # of this tree (sroce is loaded by the tests): the emulated boot failed,
 # not what is tested. Its console is shown and kept, and it boots once more.
-if [ "$rc" != 124 ] && ! tr -d '\r' <"$console" | grep -q -e '^\[guest\] running ' -e 'SROCE-GUEST-EXIT='; then
+# (grep reads the file itself: under pipefail, grep -q ending a pipe early
+# would fail the pipe on a long console.)
+if [ "$rc" != 124 ] && ! grep -a -q -e '\[guest\] running ' -e 'SROCE-GUEST-EXIT=' "$console"; then
 	log "guest died while booting (status $rc), before the script started; its console ends:"
 	tr -d '\r' <"$console" | tail -30 >&2
 	mv -f "$console" "$keep.boot-failed"
