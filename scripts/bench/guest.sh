@@ -335,7 +335,7 @@ verbs() {	# REP
 
 scale() {	# REP
 	local r=$1 d q
-	for q in 1 16 128; do
+	for q in 1 16 128 1024; do
 		for d in $DEVICES; do
 			SECTION=scale TAG=_q$q bw ib_write_bw 65536 $((1024 / q > 8 ? 1024 / q : 8)) "$r" "$d" -q "$q"
 		done
