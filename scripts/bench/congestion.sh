@@ -16,16 +16,20 @@
 #   RATE (default 20) SECS (default 20) FLOWS (default 2) RUNS ("1 0")
 #   MIN (default 1): DCQCN's lowest rate for the runs (dcqcn_min_mbps),
 #   Mbit/s, below the bottleneck's fair share
+#   dcqcn_NAME=VALUE: any other DCQCN module parameter for the runs
+#   (restored after), e.g. to scale its steps to a slow bottleneck
 # The guest gets no environment: pass them as arguments, e.g.
 #   scripts/vm/run-qemu.sh scripts/bench/congestion.sh RATE=10 SECS=30
 # shellcheck disable=SC1091
 . "$(dirname "$0")/../../selftests/datapath/dp_lib.sh"
 . "$(dirname "$0")/../../selftests/net/net_lib.sh"
 
+SETS=()
 for a in "$@"; do
 	case "$a" in
 	RATE=* | SECS=* | FLOWS=* | RUNS=* | MIN=*) export "${a?}" ;;
-	*) echo "usage: $0 [RATE=mbit] [SECS=s] [FLOWS=n] [RUNS=1:0] [MIN=mbit]" >&2; exit 2 ;;
+	dcqcn_?*=*) SETS+=("$a") ;;
+	*) echo "usage: $0 [RATE=mbit] [SECS=s] [FLOWS=n] [RUNS=1:0] [MIN=mbit] [dcqcn_NAME=value...]" >&2; exit 2 ;;
 	esac
 done
 RATE=${RATE:-20}
@@ -38,10 +42,12 @@ P=/sys/module/sroce/parameters
 OUT=$BUILD/bench
 mkdir -p "$OUT"
 
-min0=$(cat $P/dcqcn_min_mbps)
+SETS=("dcqcn_min_mbps=$MIN" "${SETS[@]}")
+declare -A old
 cleanup() {
+	local n
 	echo 1 >$P/dcqcn 2>/dev/null
-	echo "$min0" >$P/dcqcn_min_mbps 2>/dev/null
+	for n in "${!old[@]}"; do echo "${old[$n]}" >"$P/$n" 2>/dev/null; done
 	echo 1 >$P/tx_gso 2>/dev/null
 	dp_down
 }
@@ -76,11 +82,15 @@ else:
 dmesg_mark
 dp_up
 echo 0 >$P/tx_gso	# a GSO skb would cross the queue as one packet
-echo "$MIN" >$P/dcqcn_min_mbps || { cleanup; fail "dcqcn_min_mbps"; }
+for s in "${SETS[@]}"; do
+	[ -e "$P/${s%%=*}" ] || { cleanup; fail "no module parameter ${s%%=*}"; }
+	old[${s%%=*}]=$(cat "$P/${s%%=*}")
+	echo "${s#*=}" >"$P/${s%%=*}" || { cleanup; fail "$s"; }
+done
 bottleneck || { cleanup; fail "tc htb + red ecn on veth_b"; }
 wait_for 30 gid_index "$DEV_A" "$A4" >/dev/null && wait_for 30 gid_index "$DEV_B" "$B4" >/dev/null ||
 	{ cleanup; fail "no RoCE v2 GID"; }
-info "bottleneck: veth_b egress, htb ${RATE} Mbit/s, RED ecn; $FLOWS flows of ib_write_bw --tclass=2, ${SECS} s each run; DCQCN floor $MIN Mbit/s"
+info "bottleneck: veth_b egress, htb ${RATE} Mbit/s, RED ecn; $FLOWS flows of ib_write_bw --tclass=2, ${SECS} s each run; DCQCN ${SETS[*]}"
 
 for cc in $RUNS; do
 	echo "$cc" >$P/dcqcn || { cleanup; fail "dcqcn parameter"; }
