@@ -130,7 +130,7 @@ void sroce_cc_start(struct sroce_qp *qp, u32 line_mbps)
 		.alpha_init = SROCE_DCQCN_ONE,
 		.cut_gap_ns = (u64)READ_ONCE(dcqcn_cut_gap_us) * NSEC_PER_USEC,
 	};
-	if (sroce_dcqcn_params_valid(p)) {
+	if (sroce_dcqcn_params_check(p)) {
 		ibdev_warn_ratelimited(&qp->sdev->ibdev,
 				       "qp#%u: DCQCN parameters out of range (min rate above %u Mbit/s line rate, a zero period or gain?): no rate control\n",
 				       qp->qpn, line_mbps);

@@ -23,7 +23,7 @@
  */
 #define DCQCN_EVENTS_MAX	1024
 
-int sroce_dcqcn_params_valid(const struct sroce_dcqcn_params *p)
+int sroce_dcqcn_params_check(const struct sroce_dcqcn_params *p)
 {
 	if (!p->min_rate || p->min_rate > p->max_rate ||
 	    p->max_rate > DCQCN_RATE_MAX || p->ai_rate > DCQCN_RATE_MAX ||

@@ -73,13 +73,13 @@ struct sroce_dcqcn {
 };
 
 /**
- * sroce_dcqcn_params_valid() - are @p usable?
+ * sroce_dcqcn_params_check() - are @p usable?
  * @p: the tunables
  *
  * Return: 0, or -EINVAL if a rate, period or gain is out of range (a zero
  * period or min_rate above max_rate).
  */
-int sroce_dcqcn_params_valid(const struct sroce_dcqcn_params *p);
+int sroce_dcqcn_params_check(const struct sroce_dcqcn_params *p);
 
 /**
  * sroce_dcqcn_init() - an unlimited QP: at line rate, nothing to recover

@@ -39,35 +39,35 @@ TEST(params_valid)
 {
 	struct sroce_dcqcn_params p = p10g;
 
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), 0);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), 0);
 	p.min_rate = 0;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.min_rate = p.max_rate + 1;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.timer_ns = 0;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.alpha_ns = 999;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.byte_reset = 4095;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.alpha_g = 0;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p.alpha_g = SROCE_DCQCN_ONE + 1;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.alpha_init = SROCE_DCQCN_ONE + 1;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.threshold = 0;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 	p = p10g;
 	p.max_rate = 1000001;
-	ASSERT_EQ(sroce_dcqcn_params_valid(&p), -EINVAL);
+	ASSERT_EQ(sroce_dcqcn_params_check(&p), -EINVAL);
 }
 
 TEST(unlimited_until_a_cnp)
