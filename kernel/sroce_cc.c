@@ -17,6 +17,7 @@
 #include "sroce_trace.h"
 #include "sroce_work.h"
 #include "dcqcn.h"
+#include "timers.h"
 
 /*
  * The defaults are those of the DCQCN paper and of RoCE NICs
@@ -114,6 +115,7 @@ void sroce_cc_start(struct sroce_qp *qp, u32 line_mbps)
 	atomic_set(&qp->cnp_pending, 0);
 	qp->req.cc_on = false;
 	qp->req.pace_next = 0;
+	qp->req.ackreq_ns = 0;
 	/* UD has no one connection to pace; a link of unknown speed neither. */
 	if (!READ_ONCE(dcqcn) || qp->type == SROCE_QPT_UD || !line_mbps)
 		return;
@@ -205,4 +207,24 @@ bool sroce_cc_must_wait(struct sroce_qp *qp, u32 bytes)
 			      HRTIMER_MODE_REL_SOFT);
 	}
 	return true;
+}
+
+/*
+ * Paced, a QP can need longer than its local ACK timeout to send the
+ * packets between two AckReqs (up to 64, or the rest of a message): the
+ * timer would fire with nothing lost and go back for nothing. Ask for an
+ * ACK once a quarter of the timeout has passed since the last request.
+ */
+bool sroce_cc_ack_due(struct sroce_qp *qp, u64 timeout_ns)
+{
+	if (!qp->req.cc_on || !qp->req.cc.limited ||
+	    timeout_ns == SROCE_TIMEOUT_INFINITE)
+		return false;
+	return ktime_get_ns() - qp->req.ackreq_ns >= timeout_ns / 4;
+}
+
+void sroce_cc_ackreq_sent(struct sroce_qp *qp)
+{
+	if (qp->req.cc_on)
+		qp->req.ackreq_ns = ktime_get_ns();
 }

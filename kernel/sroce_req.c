@@ -336,15 +336,19 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 	/*
 	 * Ask for an ACK at a message's end, every half window, and on the
 	 * packet that fills the window: the requester stops there, and
-	 * without that ACK only the timer would move it on.
+	 * without that ACK only the timer would move it on. Paced, also
+	 * every quarter of the local ACK timeout (sroce_cc_ack_due()).
 	 */
 	h.ackreq = sroce_qp_reliable(qp) &&
 		   (last || ++qp->req.noack_pkts >=
 			    sroce_sendwin_ackreq_every(&qp->req.win, SROCE_ACKREQ_EVERY) ||
 		    psn_diff(psn_add(h.psn, psn_step), qp->comp.psn) >=
-		    (s32)qp->req.win.cwnd);
-	if (h.ackreq)
+		    (s32)qp->req.win.cwnd ||
+		    sroce_cc_ack_due(qp, sroce_ack_timeout_ns(qp->attr.timeout)));
+	if (h.ackreq) {
 		qp->req.noack_pkts = 0;
+		sroce_cc_ackreq_sent(qp);
+	}
 	h.deth.qkey = qkey;
 	h.deth.sqpn = qp->qpn;
 	sroce_req_fill_hdrs(qp, sw, &h, info->mask, qp->req.offset);

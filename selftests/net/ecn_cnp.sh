@@ -32,6 +32,9 @@
 #     sroce_cc_rate shows the cuts, never below dcqcn_min_mbps nor above
 #     the line rate.
 #     B, which took no CNP, cut nothing.
+#  g. dcqcn=1 with a floor of 1 Mbit/s: a paced QP asks for ACKs often
+#     enough that its local ACK timer never fires (no retrans_timeout,
+#     no retransmission) although a message takes longer than the timeout.
 # tx_gso=0 throughout: a GSO skb crosses tc as one packet.
 . "$(dirname "$0")/../datapath/dp_lib.sh"
 . "$(dirname "$0")/net_lib.sh"
@@ -205,15 +208,15 @@ echo 0 >$P/cnp_interval_us
 echo >$T/trace
 echo 1 >$T/events/sroce/sroce_cc_rate/enable
 snap
-bulk() {	# ib_write_bw from A to B, traffic class $TCLASS
-	local ga gb port=18650 spid rc
+bulk() {	# ib_write_bw from A to B, traffic class $TCLASS [SIZE [ITERS]]
+	local ga gb port=18650 spid rc size=${1:-65536} iters=${2:-100}
 	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
 	$NS_EXEC_B ib_write_bw -d "$DEV_B" -x "$gb" -p $port -F --tclass=$((TCLASS)) \
-		-s 65536 -n 100 >/tmp/ecn_bw_s.out 2>&1 &
+		-s "$size" -n "$iters" >/tmp/ecn_bw_s.out 2>&1 &
 	spid=$!
 	wait_for 20 dp_listening "$NS_EXEC_B" $port || bad "ib_write_bw server did not listen"
 	timeout -k 5 300 $NS_EXEC_A ib_write_bw -d "$DEV_A" -x "$ga" -p $port -F \
-		--tclass=$((TCLASS)) -s 65536 -n 100 "$B4" >/tmp/ecn_bw_c.out 2>&1
+		--tclass=$((TCLASS)) -s "$size" -n "$iters" "$B4" >/tmp/ecn_bw_c.out 2>&1
 	rc=$?
 	wait "$spid"
 	# TCG's clock can defeat perftest's report, not the traffic
@@ -245,6 +248,20 @@ awk '/sroce_cc_rate:/ {
 grep -q ' cut rate=5000 target=10000 ' $T/trace || {
 	grep sroce_cc_rate $T/trace | head -5; bad "no first cut from 10000 to 5000 Mbit/s"
 }
+
+# g. Paced slowly, the requester still asks for ACKs in time: at a floor
+# of 1 Mbit/s (8 ms a packet) a 16 KiB WRITE takes some 130 ms, twice
+# perftest's local ACK timeout (14: 67 ms), and an AckReq only at its end
+# would have the timer fire with nothing lost. Nothing is lost on this
+# path: no local ACK timeout, no retransmission.
+echo 1 >$P/dcqcn_min_mbps
+snap
+bulk 16384 5
+counts "g (dcqcn=1, 1 Mbit/s floor)"
+info "g: A paced $(da rp_paced) packets, $(da retrans_timeout) local ACK timeouts, $(da retrans_pkts) packets resent"
+[ "$(da rp_paced)" -gt 0 ] || bad "g: A's rate was not cut to its floor: no packet paced"
+[ "$(da retrans_timeout)" -eq 0 ] && [ "$(da retrans_pkts)" -eq 0 ] ||
+	bad "g: paced, A timed out $(da retrans_timeout) times and resent $(da retrans_pkts) packets with nothing lost"
 dcqcn_defaults
 echo 4 >$P/cnp_interval_us
 
