@@ -8,12 +8,16 @@
 # lasts SECS s, once with DCQCN (dcqcn=1) and once without (dcqcn=0), and
 # prints per run: each flow's Mbit/s, their sum, Jain's fairness
 # index (sum x)^2 / (n sum x^2), the bottleneck queue (mean and largest
-# backlog, sampled every 0.5 s), the packets RED dropped and marked, and
-# the senders' retransmissions (and what started them: local ACK timeouts,
-# sequence NAKs), rate cuts and paced packets, the receivers' CNPs, the
-# packets they saw out of sequence and dropped for a full QP queue. Numbers, never pass/fail. The queue samples go to
-# build/bench/congestion-dcqcnN.dat (time s, backlog bytes) for a plot.
+# backlog, sampled every 0.5 s), the packets RED dropped (in all and
+# after the first WARM s) and marked, the receive backlogs' drops, the
+# senders' retransmitted packets (in all and after WARM s) and what
+# started them (local ACK timeouts, sequence NAKs), rate cuts and paced
+# packets, the receivers' CNPs, the packets they saw out of sequence and
+# dropped for a full QP queue. Numbers, never pass/fail. The samples go
+# to build/bench/congestion-dcqcnN.dat (time s, backlog bytes, RED's
+# drops, B's retransmitted packets) for a plot.
 #   RATE (default 20) SECS (default 20) FLOWS (default 2) RUNS ("1 0")
+#   WARM (default 2): seconds of start-up left out of the "after" counts
 #   MIN (default 1): DCQCN's lowest rate for the runs (dcqcn_min_mbps),
 #   Mbit/s, below the bottleneck's fair share
 #   dcqcn_NAME=VALUE: any other DCQCN module parameter for the runs
@@ -27,15 +31,16 @@
 SETS=()
 for a in "$@"; do
 	case "$a" in
-	RATE=* | SECS=* | FLOWS=* | RUNS=* | MIN=*) export "${a?}" ;;
+	RATE=* | SECS=* | FLOWS=* | RUNS=* | MIN=* | WARM=*) export "${a?}" ;;
 	dcqcn_?*=*) SETS+=("$a") ;;
-	*) echo "usage: $0 [RATE=mbit] [SECS=s] [FLOWS=n] [RUNS=1:0] [MIN=mbit] [dcqcn_NAME=value...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [RATE=mbit] [SECS=s] [FLOWS=n] [RUNS=1:0] [MIN=mbit] [WARM=s] [dcqcn_NAME=value...]" >&2; exit 2 ;;
 	esac
 done
 RATE=${RATE:-20}
 SECS=${SECS:-20}
 FLOWS=${FLOWS:-2}
 MIN=${MIN:-1}
+WARM=${WARM:-2}
 RUNS=${RUNS:-1 0}
 RUNS=${RUNS//:/ }
 P=/sys/module/sroce/parameters
@@ -52,19 +57,30 @@ cleanup() {
 	dp_down
 }
 
-# The bottleneck on B's egress: htb at RATE, RED marking ECT packets CE
-# between about 10 and 30 packets of average queue (dropping the rest).
+# The bottleneck on B's egress: htb at RATE for RoCEv2 (UDP 4791), RED
+# marking ECT packets CE between about 10 and 30 packets of average queue
+# (dropping the rest). Everything else (perftest's TCP exchange, not
+# ECT) goes by a class of its own: through RED it would be dropped while
+# one flow keeps the queue long, and a flow that starts later would wait
+# out TCP's retransmission backoff instead of sending.
 bottleneck() {
 	local b=$((RATE * 1000000 / 8))	# bytes/s
-	ip netns exec "$NS_B" tc qdisc del dev veth_b root 2>/dev/null
-	ip netns exec "$NS_B" tc qdisc add dev veth_b root handle 1: htb default 1 &&
-	ip netns exec "$NS_B" tc class add dev veth_b parent 1: classid 1:1 htb \
+	local tcq=(ip netns exec "$NS_B" tc)
+	"${tcq[@]}" qdisc del dev veth_b root 2>/dev/null
+	"${tcq[@]}" qdisc add dev veth_b root handle 1: htb default 2 &&
+	"${tcq[@]}" class add dev veth_b parent 1: classid 1:1 htb \
 		rate "${RATE}mbit" burst 15k &&
-	ip netns exec "$NS_B" tc qdisc add dev veth_b parent 1:1 handle 10: red \
+	"${tcq[@]}" class add dev veth_b parent 1: classid 1:2 htb rate 1gbit &&
+	"${tcq[@]}" qdisc add dev veth_b parent 1:1 handle 10: red \
 		limit 400000 min 11000 max 33000 avpkt 1100 burst 20 \
-		bandwidth "$b" probability 0.1 ecn
+		bandwidth "$b" probability 0.1 ecn &&
+	"${tcq[@]}" filter add dev veth_b parent 1: protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:1 &&
+	"${tcq[@]}" filter add dev veth_b parent 1: protocol ipv6 prio 2 u32 \
+		match ip6 protocol 17 0xff match ip6 dport 4791 0xffff flowid 1:1
 }
-# red_stat FIELD: RED's "marked"/"dropped"... of veth_b, or the backlog.
+# red_field FIELD: a counter of veth_b's RED qdisc in tc's JSON: "drops"
+# (the qdisc's), "marked" (RED's own)...
 qdisc_json() { ip netns exec "$NS_B" tc -s -j qdisc show dev veth_b; }
 red_field() {
 	qdisc_json | python3 -c '
@@ -79,8 +95,28 @@ else:
     print(0)' "$1"
 }
 
+# Packets the CPUs' receive backlogs dropped (netdev_max_backlog): a
+# guest too slow for the bottleneck's rate loses them there.
+backlog_drops() {
+	local s=0 a b
+	while read -r a b _; do s=$((s + 16#$b)); done </proc/net/softnet_stat
+	echo "$s"
+}
+# In order, as on a NIC: veth hands a packet to the backlog of the CPU
+# that sent it, and either CPU empties the bottleneck's queue, so one
+# flow's packets could overtake each other and RoCE goes back for them.
+# RPS on the receiving veths keeps each flow on one CPU, as RSS does.
+rps_all() {
+	local mask
+	mask=$(printf '%x' $(((1 << $(nproc)) - 1)))
+	# the netns's own sysfs (ip netns exec mounts it) has its veth
+	ip netns exec "$1" sh -c 'for q in /sys/class/net/$1/queues/rx-*/rps_cpus; do
+		echo $2 >$q || exit 1; done' sh "$2" "$mask"
+}
+
 dmesg_mark
 dp_up
+rps_all "$NS_A" veth_a && rps_all "$NS_B" veth_b || { cleanup; fail "RPS on the veths"; }
 echo 0 >$P/tx_gso	# a GSO skb would cross the queue as one packet
 for s in "${SETS[@]}"; do
 	[ -e "$P/${s%%=*}" ] || { cleanup; fail "no module parameter ${s%%=*}"; }
@@ -98,7 +134,7 @@ for cc in $RUNS; do
 	declare -A a0 b0
 	snap_counters "$DEV_A" a0
 	snap_counters "$DEV_B" b0
-	m0=$(red_field marked) d0=$(red_field dropped)
+	m0=$(red_field marked) d0=$(red_field drops) k0=$(backlog_drops)
 	pids=() spids=() logs=()
 	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
 	for i in $(seq "$FLOWS"); do
@@ -119,10 +155,13 @@ for cc in $RUNS; do
 	done
 	dat=$OUT/congestion-dcqcn$cc.dat
 	: >"$dat"
-	# the backlog of the RED qdisc (10:), one tc call a sample
+	# the backlog and drops of the RED qdisc (10:), one tc call a
+	# sample, and B's retransmitted packets so far
 	while kill -0 "${pids[1]}" 2>/dev/null; do
-		printf '%s %s\n' "$(date +%s.%N)" "$(ip netns exec "$NS_B" tc -s qdisc show dev veth_b |
-			awk '/^qdisc red/ { r = 1 } r && /backlog/ { sub("b", "", $2); print $2; exit }')" >>"$dat"
+		printf '%s %s %s\n' "$(date +%s.%N)" "$(ip netns exec "$NS_B" tc -s qdisc show dev veth_b |
+			awk '/^qdisc red/ { r = 1 } r && /dropped/ { d = $7; sub(",", "", d) }
+			     r && /backlog/ { sub("b", "", $2); print $2, d; exit }')" \
+			"$(hw_counter "$DEV_B" retrans_pkts)" >>"$dat"
 		sleep 0.5
 	done
 	for i in $(seq "$FLOWS"); do wait "${pids[i]}"; done
@@ -130,7 +169,12 @@ for cc in $RUNS; do
 	sleep 2
 	kill "${spids[@]}" 2>/dev/null
 	wait
-	awk -v t0="$t0" '{ printf "%.2f %d\n", $1 - t0, $2 }' "$dat" >"$dat.tmp" && mv "$dat.tmp" "$dat"
+	awk -v t0="$t0" '{ printf "%.2f %d %d %d\n", $1 - t0, $2, $3, $4 }' "$dat" >"$dat.tmp" && mv "$dat.tmp" "$dat"
+	# RED's drops and B's retransmissions at the first sample WARM s in:
+	# what the start (every QP at line rate, a full window) cost is not
+	# what the steady state costs
+	read -r dw rw <<<"$(awk -v w="$WARM" '$1 >= w { print $3, $4; f = 1; exit }
+		END { if (!f) print "", "" }' "$dat")"
 	bws=()
 	for i in $(seq "$FLOWS"); do
 		# --report_gbits: the average column is Gbit/s
@@ -150,7 +194,7 @@ for cc in $RUNS; do
 		END { printf "%d %d\n", (n ? s / n : 0), m }' "$dat")"
 	db() { echo $(( $(hw_counter "$DEV_B" "$1") - ${b0[$1]} )); }
 	da() { echo $(( $(hw_counter "$DEV_A" "$1") - ${a0[$1]} )); }
-	info "BENCH congestion dcqcn=$cc: flows ${bws[*]} Mbit/s, sum $sum of $RATE, Jain $jain, queue mean $qmean max $qmax bytes, RED marked $(( $(red_field marked) - m0 )) dropped $(( $(red_field dropped) - d0 )), B retrans $(db retrans_pkts) (timeouts $(db retrans_timeout), seq NAKs $(db retrans_seq_nak)) rate_cuts $(db rp_rate_cuts) paced $(db rp_paced) cnp_handled $(db rp_cnp_handled), A ecn_marked $(da np_ecn_marked_roce_packets) cnp_sent $(da np_cnp_sent) out_of_seq $(da out_of_sequence) rxq_full_drops $(da rx_drop_queue_full)"
+	info "BENCH congestion dcqcn=$cc: flows ${bws[*]} Mbit/s, sum $sum of $RATE, Jain $jain, queue mean $qmean max $qmax bytes, RED marked $(( $(red_field marked) - m0 )) dropped $(( $(red_field drops) - d0 )) (after ${WARM} s: $(( $(red_field drops) - ${dw:-0} ))), backlog drops $(( $(backlog_drops) - k0 )), B retrans $(db retrans_pkts) (after ${WARM} s: $(( $(hw_counter "$DEV_B" retrans_pkts) - ${rw:-0} )); timeouts $(db retrans_timeout), seq NAKs $(db retrans_seq_nak)) rate_cuts $(db rp_rate_cuts) paced $(db rp_paced) cnp_handled $(db rp_cnp_handled), A ecn_marked $(da np_ecn_marked_roce_packets) cnp_sent $(da np_cnp_sent) out_of_seq $(da out_of_sequence) rxq_full_drops $(da rx_drop_queue_full)"
 	sleep 2
 done
 cleanup
