@@ -150,16 +150,22 @@ perf_line() {
 	awk '/^ *#bytes/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 5 { print; exit }' "$1"
 }
 
-# handoffs DEV: the sum of rx_handoffs of DEV's two ends (sroce and its
-# variants), to log which runs handed receive work over; empty for others.
-handoffs() {
+# sroce_stats DEV: rx_handoffs, out_of_sequence and retrans_pkts, each
+# the sum of DEV's two ends (sroce and its variants), to log which runs
+# handed receive work over and which went back for lost or reordered
+# packets; empty for the others.
+SROCE_STATS="rx_handoffs out_of_sequence retrans_pkts"
+sroce_stats() {
+	local c
 	case $1 in
 	sroce*) ;;
 	*) return 0 ;;
 	esac
-	cat "/sys/class/infiniband/${DEV_A[$1]}/ports/1/hw_counters/rx_handoffs" \
-		"/sys/class/infiniband/${DEV_B[$1]}/ports/1/hw_counters/rx_handoffs" 2>/dev/null |
-		awk '{ s += $1 } END { print s + 0 }'
+	for c in $SROCE_STATS; do
+		cat "/sys/class/infiniband/${DEV_A[$1]}/ports/1/hw_counters/$c" \
+			"/sys/class/infiniband/${DEV_B[$1]}/ports/1/hw_counters/$c" 2>/dev/null |
+			awk '{ s += $1 } END { printf "%d ", s }'
+	done
 }
 
 # run_pair DEV TOOL ARGS...: TOOL as server on end A and as client on end B
@@ -172,7 +178,7 @@ run_pair() {
 	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R) h0
 	shift 2
 	PORT=$((PORT + 1))
-	h0=$(handoffs "$dev")
+	h0=$(sroce_stats "$dev")
 	variant_on "$dev"
 	if [ "$dev" != siw ]; then
 		cs=(-x "$(gid_index "${DEV_A[$dev]}" "${IP_A[$dev]}")")
@@ -199,7 +205,7 @@ run_pair() {
 	kill "$spid" 2>/dev/null
 	wait "$spid" || rc=1
 	variant_off "$dev"
-	[ -n "$h0" ] && say "$tool on $dev: rx_handoffs (A+B) before $h0, after $(handoffs "$dev")"
+	[ -n "$h0" ] && say "$tool on $dev: $SROCE_STATS (A+B) before $h0, after $(sroce_stats "$dev")"
 	return $rc
 }
 
