@@ -6,8 +6,10 @@
 # from sroce_b to sroce_a share one bottleneck: veth_b's egress, shaped
 # to RATE Mbit/s (htb) with a RED queue that marks ECN-CE. Each run
 # lasts SECS s, once with DCQCN (dcqcn=1) and once without (dcqcn=0), and
-# prints per run: each flow's Mbit/s, their sum, Jain's fairness
-# index (sum x)^2 / (n sum x^2), the bottleneck queue (mean and largest
+# prints per run: each flow's goodput (its completed WRITEs after the
+# first WARM s, counted by a per-process QP counter), their sum, Jain's
+# fairness index (sum x)^2 / (n sum x^2), perftest's own figures, the
+# bottleneck queue (mean and largest
 # backlog, sampled every 0.5 s), the packets RED dropped (in all and
 # after the first WARM s) and marked, the receive backlogs' drops, the
 # senders' retransmitted packets (in all and after WARM s) and what
@@ -15,7 +17,7 @@
 # packets, the receivers' CNPs, the packets they saw out of sequence and
 # dropped for a full QP queue. Numbers, never pass/fail. The samples go
 # to build/bench/congestion-dcqcnN.dat (time s, backlog bytes, RED's
-# drops, B's retransmitted packets) for a plot.
+# drops, B's retransmitted packets, then COUNTER:COMPLETIONS per flow).
 #   RATE (default 20) SECS (default 20) FLOWS (default 2) RUNS ("1 0")
 #   WARM (default 2): seconds of start-up left out of the "after" counts
 #   MIN (default 1): DCQCN's lowest rate for the runs (dcqcn_min_mbps),
@@ -54,6 +56,7 @@ cleanup() {
 	echo 1 >$P/dcqcn 2>/dev/null
 	for n in "${!old[@]}"; do echo "${old[$n]}" >"$P/$n" 2>/dev/null; done
 	echo 1 >$P/tx_gso 2>/dev/null
+	rdma statistic qp set link "$DEV_B/1" auto off 2>/dev/null
 	dp_down
 }
 
@@ -136,6 +139,10 @@ for cc in $RUNS; do
 	snap_counters "$DEV_B" b0
 	m0=$(red_field marked) d0=$(red_field drops) k0=$(backlog_drops)
 	pids=() spids=() logs=()
+	# a counter object per client process, so each flow's completions
+	# count apart (Documentation/observability.md, "Per-QP counters")
+	rdma statistic qp set link "$DEV_B/1" auto pid on ||
+		{ cleanup; fail "rdma statistic qp set auto pid on"; }
 	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
 	for i in $(seq "$FLOWS"); do
 		port=$((19000 + 10 * cc + i))
@@ -156,12 +163,16 @@ for cc in $RUNS; do
 	dat=$OUT/congestion-dcqcn$cc.dat
 	: >"$dat"
 	# the backlog and drops of the RED qdisc (10:), one tc call a
-	# sample, and B's retransmitted packets so far
+	# sample, B's retransmitted packets so far, and each flow's
+	# completed WRITEs as COUNTER:COMPLETIONS
 	while kill -0 "${pids[1]}" 2>/dev/null; do
-		printf '%s %s %s\n' "$(date +%s.%N)" "$(ip netns exec "$NS_B" tc -s qdisc show dev veth_b |
+		printf '%s %s %s%s\n' "$(date +%s.%N)" "$(ip netns exec "$NS_B" tc -s qdisc show dev veth_b |
 			awk '/^qdisc red/ { r = 1 } r && /dropped/ { d = $7; sub(",", "", d) }
 			     r && /backlog/ { sub("b", "", $2); print $2, d; exit }')" \
-			"$(hw_counter "$DEV_B" retrans_pkts)" >>"$dat"
+			"$(hw_counter "$DEV_B" retrans_pkts)" \
+			"$(rdma statistic qp show link "$DEV_B/1" | awk '
+				{ for (i = 1; i < NF; i++) if ($i == "cntn") c = $(i + 1) }
+				$1 == "qp_completions" { printf " %s:%s", c, $2 }')" >>"$dat"
 		sleep 0.5
 	done
 	for i in $(seq "$FLOWS"); do wait "${pids[i]}"; done
@@ -169,7 +180,22 @@ for cc in $RUNS; do
 	sleep 2
 	kill "${spids[@]}" 2>/dev/null
 	wait
-	awk -v t0="$t0" '{ printf "%.2f %d %d %d\n", $1 - t0, $2, $3, $4 }' "$dat" >"$dat.tmp" && mv "$dat.tmp" "$dat"
+	awk -v t0="$t0" '{ printf "%.2f %d %d %d", $1 - t0, $2, $3, $4
+		for (i = 5; i <= NF; i++) printf " %s", $i; print "" }' "$dat" >"$dat.tmp" && mv "$dat.tmp" "$dat"
+	# Each flow's goodput from its completed 64 KiB WRITEs, from its
+	# first sample WARM s in to its last: perftest's own figure rests on
+	# the TSC, which TCG's clock defeats now and then (0.00).
+	gput=$(awk -v w="$WARM" '$1 >= w { for (i = 5; i <= NF; i++) {
+			split($i, kv, ":")
+			if (!(kv[1] in t1)) { t1[kv[1]] = $1; v1[kv[1]] = kv[2] }
+			t2[kv[1]] = $1; v2[kv[1]] = kv[2] } }
+		END { for (c in t1) { d = t2[c] - t1[c]
+			printf "%.2f ", (d > 0 ? (v2[c] - v1[c]) * 65536 * 8 / d / 1e6 : 0) } }' "$dat")
+	read -ra garr <<<"$gput"
+	read -r gsum gjain <<<"$(printf '%s\n' "${garr[@]}" | awk '
+		{ s += $1; q += $1 * $1; n++ }
+		END { printf "%.2f %.3f\n", s, (q > 0 ? s * s / (n * q) : 0) }')"
+	rdma statistic qp set link "$DEV_B/1" auto off
 	# RED's drops and B's retransmissions at the first sample WARM s in:
 	# what the start (every QP at line rate, a full window) cost is not
 	# what the steady state costs
@@ -187,14 +213,14 @@ for cc in $RUNS; do
 		fi
 		rm -f "${logs[i]}"
 	done
-	read -r sum jain <<<"$(printf '%s\n' "${bws[@]}" | awk '
+	read -r _ jain <<<"$(printf '%s\n' "${bws[@]}" | awk '
 		{ s += $1; q += $1 * $1; n++ }
 		END { printf "%.2f %.3f\n", s, (q > 0 ? s * s / (n * q) : 0) }')"
 	read -r qmean qmax <<<"$(awk '{ s += $2; if ($2 > m) m = $2; n++ }
 		END { printf "%d %d\n", (n ? s / n : 0), m }' "$dat")"
 	db() { echo $(( $(hw_counter "$DEV_B" "$1") - ${b0[$1]} )); }
 	da() { echo $(( $(hw_counter "$DEV_A" "$1") - ${a0[$1]} )); }
-	info "BENCH congestion dcqcn=$cc: flows ${bws[*]} Mbit/s, sum $sum of $RATE, Jain $jain, queue mean $qmean max $qmax bytes, RED marked $(( $(red_field marked) - m0 )) dropped $(( $(red_field drops) - d0 )) (after ${WARM} s: $(( $(red_field drops) - ${dw:-0} ))), backlog drops $(( $(backlog_drops) - k0 )), B retrans $(db retrans_pkts) (after ${WARM} s: $(( $(hw_counter "$DEV_B" retrans_pkts) - ${rw:-0} )); timeouts $(db retrans_timeout), seq NAKs $(db retrans_seq_nak)) rate_cuts $(db rp_rate_cuts) paced $(db rp_paced) cnp_handled $(db rp_cnp_handled), A ecn_marked $(da np_ecn_marked_roce_packets) cnp_sent $(da np_cnp_sent) out_of_seq $(da out_of_sequence) rxq_full_drops $(da rx_drop_queue_full)"
+	info "BENCH congestion dcqcn=$cc: goodput ${gput}Mbit/s (completions after ${WARM} s), sum $gsum of $RATE, Jain $gjain; perftest's flows ${bws[*]} Mbit/s (Jain $jain); queue mean $qmean max $qmax bytes, RED marked $(( $(red_field marked) - m0 )) dropped $(( $(red_field drops) - d0 )) (after ${WARM} s: $(( $(red_field drops) - ${dw:-0} ))), backlog drops $(( $(backlog_drops) - k0 )), B retrans $(db retrans_pkts) (after ${WARM} s: $(( $(hw_counter "$DEV_B" retrans_pkts) - ${rw:-0} )); timeouts $(db retrans_timeout), seq NAKs $(db retrans_seq_nak)) rate_cuts $(db rp_rate_cuts) paced $(db rp_paced) cnp_handled $(db rp_cnp_handled), A ecn_marked $(da np_ecn_marked_roce_packets) cnp_sent $(da np_cnp_sent) out_of_seq $(da out_of_sequence) rxq_full_drops $(da rx_drop_queue_full)"
 	sleep 2
 done
 cleanup
