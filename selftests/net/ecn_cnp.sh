@@ -32,7 +32,7 @@
 #     sroce_cc_rate shows the cuts, never below dcqcn_min_mbps nor above
 #     the line rate.
 #     B, which took no CNP, cut nothing.
-#  g. dcqcn=1 with a floor of 1 Mbit/s: a paced QP asks for ACKs often
+#  g. dcqcn=1 with a floor of 2 Mbit/s: a paced QP asks for ACKs often
 #     enough that its local ACK timer never fires (no retrans_timeout,
 #     no retransmission) although a message takes longer than the timeout.
 # tx_gso=0 throughout: a GSO skb crosses tc as one packet.
@@ -250,16 +250,23 @@ grep -q ' cut rate=5000 target=10000 ' $T/trace || {
 }
 
 # g. Paced slowly, the requester still asks for ACKs in time: at a floor
-# of 1 Mbit/s (8 ms a packet) a 16 KiB WRITE takes some 130 ms, twice
+# of 2 Mbit/s (4 ms a packet) a 32 KiB WRITE takes some 130 ms, twice
 # perftest's local ACK timeout (14: 67 ms), and an AckReq only at its end
 # would have the timer fire with nothing lost. Nothing is lost on this
-# path: no local ACK timeout, no retransmission.
-echo 1 >$P/dcqcn_min_mbps
+# path: no local ACK timeout, no retransmission. 50 WRITEs, 1600
+# packets: the first window (512) leaves before any CNP is back, and the
+# cuts (one per run of the requester) reach the floor soon after.
+echo 2 >$P/dcqcn_min_mbps
+echo >$T/trace
+echo 1 >$T/events/sroce/sroce_cc_rate/enable
 snap
-bulk 16384 5
-counts "g (dcqcn=1, 1 Mbit/s floor)"
-info "g: A paced $(da rp_paced) packets, $(da retrans_timeout) local ACK timeouts, $(da retrans_pkts) packets resent"
-[ "$(da rp_paced)" -gt 0 ] || bad "g: A's rate was not cut to its floor: no packet paced"
+bulk 32768 50
+echo 0 >$T/events/sroce/sroce_cc_rate/enable
+counts "g (dcqcn=1, 2 Mbit/s floor)"
+low=$(grep -o ' rate=[0-9]*' $T/trace | cut -d= -f2 | sort -n | head -1)
+info "g: A paced $(da rp_paced) packets, lowest rate ${low:-none} Mbit/s, $(da retrans_timeout) local ACK timeouts, $(da retrans_pkts) packets resent"
+[ "${low:-0}" = 2 ] && [ "$(da rp_paced)" -gt 0 ] ||
+	bad "g: A's rate did not reach its 2 Mbit/s floor (lowest ${low:-none}) or nothing was paced"
 [ "$(da retrans_timeout)" -eq 0 ] && [ "$(da retrans_pkts)" -eq 0 ] ||
 	bad "g: paced, A timed out $(da retrans_timeout) times and resent $(da retrans_pkts) packets with nothing lost"
 dcqcn_defaults
