@@ -208,15 +208,16 @@ echo 0 >$P/cnp_interval_us
 echo >$T/trace
 echo 1 >$T/events/sroce/sroce_cc_rate/enable
 snap
-bulk() {	# ib_write_bw from A to B, traffic class $TCLASS [SIZE [ITERS]]
+bulk() {	# ib_write_bw from A to B, traffic class $TCLASS [SIZE [ITERS [ARG...]]]
 	local ga gb port=18650 spid rc size=${1:-65536} iters=${2:-100}
+	shift 2 2>/dev/null
 	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
 	$NS_EXEC_B ib_write_bw -d "$DEV_B" -x "$gb" -p $port -F --tclass=$((TCLASS)) \
-		-s "$size" -n "$iters" >/tmp/ecn_bw_s.out 2>&1 &
+		-s "$size" -n "$iters" "$@" >/tmp/ecn_bw_s.out 2>&1 &
 	spid=$!
 	wait_for 20 dp_listening "$NS_EXEC_B" $port || bad "ib_write_bw server did not listen"
 	timeout -k 5 300 $NS_EXEC_A ib_write_bw -d "$DEV_A" -x "$ga" -p $port -F \
-		--tclass=$((TCLASS)) -s "$size" -n "$iters" "$B4" >/tmp/ecn_bw_c.out 2>&1
+		--tclass=$((TCLASS)) -s "$size" -n "$iters" "$@" "$B4" >/tmp/ecn_bw_c.out 2>&1
 	rc=$?
 	wait "$spid"
 	# TCG's clock can defeat perftest's report, not the traffic
@@ -250,17 +251,19 @@ grep -q ' cut rate=5000 target=10000 ' $T/trace || {
 }
 
 # g. Paced slowly, the requester still asks for ACKs in time: at a floor
-# of 2 Mbit/s (4 ms a packet) a 32 KiB WRITE takes some 130 ms, twice
-# perftest's local ACK timeout (14: 67 ms), and an AckReq only at its end
-# would have the timer fire with nothing lost. Nothing is lost on this
-# path: no local ACK timeout, no retransmission. 50 WRITEs, 1600
-# packets: the first window (512) leaves before any CNP is back, and the
-# cuts (one per run of the requester) reach the floor soon after.
+# of 2 Mbit/s (4 ms a packet) the 64 packets between two AckReqs take
+# 270 ms, twice the local ACK timeout (-u 15: 134 ms), and the timer
+# would fire with nothing lost; an AckReq every quarter timeout (34 ms)
+# leaves the ACKs 100 ms for a vCPU the host holds up. Nothing is lost
+# on this path: no local ACK timeout, no retransmission. 5 WRITEs of 256
+# KiB, 1280 packets: the first window (512) leaves before any CNP is
+# back, and the cuts (one per run of the requester) reach the floor soon
+# after.
 echo 2 >$P/dcqcn_min_mbps
 echo >$T/trace
 echo 1 >$T/events/sroce/sroce_cc_rate/enable
 snap
-bulk 32768 50
+bulk 262144 5 -u 15
 echo 0 >$T/events/sroce/sroce_cc_rate/enable
 counts "g (dcqcn=1, 2 Mbit/s floor)"
 low=$(grep -o ' rate=[0-9]*' $T/trace | cut -d= -f2 | sort -n | head -1)
