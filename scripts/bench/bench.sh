@@ -13,8 +13,7 @@
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
 #                               inline_engines=0 (work item only),
 #                               "sroce_j"/"rxe_j" the veths at MTU 9000,
-#                               "sroce_ngso" tx_gso=0, "sroce_rps" receive
-#                               packet steering, "sroce_lo" one device
+#                               "sroce_ngso" tx_gso=0, "sroce_lo" one device
 #                               (scripts/bench/guest.sh)
 #   BENCH_TIMEOUT=5400          seconds before the guest is killed
 # Under TCG only ratios measured in the same run mean anything.

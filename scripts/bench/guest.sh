@@ -21,11 +21,7 @@
 # "rxe_j": sroce or rdma_rxe with their veths at MTU 9000 for the test, so
 # that the RoCE path MTU is 4096 (the MTU of a real RoCE deployment)
 # instead of 1024; "sroce_ngso": sroce with tx_gso=0 (every packet its own
-# trip through the IP stack, no GSO batch); "sroce_rps": sroce with receive
-# packet steering on both veths
-# (rps_cpus = every CPU), so that a packet's receive runs on the CPU its
-# flow hashes to instead of inline in the sender's transmit, as on two
-# machines.
+# trip through the IP stack, no GSO batch).
 #
 # Topologies (addresses from RFC 5737 documentation ranges, never routed):
 #   sroce: sroce_a on veth_a in netns sroce_a, sroce_b on veth_b in sroce_b
@@ -65,7 +61,7 @@ PORT=19000
 declare -A DEV_A DEV_B NSX_A NSX_B IP_A IP_B
 # sroce and its variants that differ only in a module parameter or the MTU:
 # the two-namespace topology.
-for v in sroce sroce_wq sroce_j sroce_rps sroce_ngso; do
+for v in sroce sroce_wq sroce_j sroce_ngso; do
 	DEV_A[$v]=sroce_a DEV_B[$v]=sroce_b IP_A[$v]=$IP4_A IP_B[$v]=$IP4_B
 	NSX_A[$v]="ip netns exec $NS_A" NSX_B[$v]="ip netns exec $NS_B"
 done
@@ -86,19 +82,12 @@ veth_mtu() {
 		ip link set rxe_v1 mtu "$1" && ip link set "$RXE_NETDEV" mtu "$1"
 }
 
-# veth_rps MASK: receive packet steering of sroce's veths to the CPUs of MASK.
-veth_rps() {
-	ip netns exec "$NS_A" sh -c "echo $1 >/sys/class/net/veth_a/queues/rx-0/rps_cpus" &&
-		ip netns exec "$NS_B" sh -c "echo $1 >/sys/class/net/veth_b/queues/rx-0/rps_cpus"
-}
-
 # variant_on/variant_off DEV: what a variant changes for the length of one
 # test, and back: a module parameter of sroce, or (sroce_j, rxe_j) the MTU.
 variant_on() {
 	case $1 in
 	sroce_wq) echo 0 >"$INLINE_PARAM" ;;
 	sroce_ngso) echo 0 >"$PARAMS/tx_gso" ;;
-	sroce_rps) veth_rps "$(printf %x $(((1 << $(nproc)) - 1)))" ;;
 	*_j)
 		veth_mtu 9000
 		say "$1: $(${NSX_A[$1]} ibv_devinfo -v -d "${DEV_A[$1]}" | grep -m1 active_mtu)"
@@ -109,7 +98,6 @@ variant_off() {
 	case $1 in
 	sroce_wq) echo 1 >"$INLINE_PARAM" ;;
 	sroce_ngso) echo 1 >"$PARAMS/tx_gso" ;;
-	sroce_rps) veth_rps 0 ;;
 	*_j) veth_mtu 1500 ;;
 	esac
 }

@@ -37,7 +37,6 @@ awk -F'\t' "$invalid"' { next }
 # (both ends on one device, rxe's set-up), sroce_wq (inline_engines=0),
 # the jumbo-MTU columns sroce_j and rxe_j (veths at MTU 9000, path MTU
 # 4096: an extra column, the targets are judged at the default MTU);
-# sroce_rps (receive packet steering on the veths) as rps/sroce;
 # sroce_ngso (tx_gso=0) as sroce/ngso.
 awk -F'\t' -v OFS='\t' '
 	function r(a, b) { return (a != "" && b != "" && b + 0 != 0) ? sprintf("%.2f", a / b) : "-" }
@@ -46,18 +45,16 @@ awk -F'\t' -v OFS='\t' '
 		print "section", "test", "metric", "unit", "better", "sroce", "rxe", "siw",
 			"sroce/rxe", "sroce/siw", "udp", "n", "sroce_lo", "lo/rxe", "lo/siw",
 			"sroce_wq", "sroce/wq", "sroce_j", "rxe_j", "j/rxe_j",
-			"sroce_rps", "rps/sroce",
 			"sroce_ngso", "sroce/ngso"
 		for (k in keys) {
 			s = val[k, "sroce"]; x = val[k, "rxe"]; w = val[k, "siw"]; u = val[k, "veth"]
 			l = val[k, "sroce_lo"]; q = val[k, "sroce_wq"]
-			sj = val[k, "sroce_j"]; xj = val[k, "rxe_j"]; rp = val[k, "sroce_rps"]
+			sj = val[k, "sroce_j"]; xj = val[k, "rxe_j"]
 			ng = val[k, "sroce_ngso"]
 			print k, (s == "" ? "-" : s), (x == "" ? "-" : x), (w == "" ? "-" : w),
 				r(s, x), r(s, w), (u == "" ? "-" : u), cnt[k],
 				(l == "" ? "-" : l), r(l, x), r(l, w), (q == "" ? "-" : q), r(s, q),
 				(sj == "" ? "-" : sj), (xj == "" ? "-" : xj), r(sj, xj),
-				(rp == "" ? "-" : rp), r(rp, s),
 				(ng == "" ? "-" : ng), r(s, ng)
 		}
 	}' "$out.medians" | (read -r h; echo "$h"; sort -t$'\t' -k1,1 -k2,2V) >"$out"
