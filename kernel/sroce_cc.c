@@ -223,8 +223,12 @@ bool sroce_cc_ack_due(struct sroce_qp *qp, u64 timeout_ns)
 	return ktime_get_ns() - qp->req.ackreq_ns >= timeout_ns / 4;
 }
 
+/*
+ * Only a paced QP reads the time: unlimited, it would cost a clock read
+ * per message. The first paced packet then finds the AckReq due.
+ */
 void sroce_cc_ackreq_sent(struct sroce_qp *qp)
 {
-	if (qp->req.cc_on)
+	if (qp->req.cc_on && qp->req.cc.limited)
 		qp->req.ackreq_ns = ktime_get_ns();
 }

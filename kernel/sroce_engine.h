@@ -114,7 +114,7 @@ struct sroce_req {
 	struct sroce_dcqcn cc;
 	struct sroce_dcqcn_params ccp;
 	u64 pace_next;			/* ns: when the next packet may go */
-	u64 ackreq_ns;			/* ns: the last AckReq sent (cc_on) */
+	u64 ackreq_ns;			/* ns: the last AckReq sent while paced */
 };
 
 /* Responder READ/ATOMIC resource (seed-rules R2.6, R2.7). */
