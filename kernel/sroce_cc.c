@@ -215,12 +215,15 @@ bool sroce_cc_must_wait(struct sroce_qp *qp, u32 bytes)
  * timer would fire with nothing lost and go back for nothing. Ask for an
  * ACK once a quarter of the timeout has passed since the last request.
  */
-bool sroce_cc_ack_due(struct sroce_qp *qp, u64 timeout_ns)
+bool sroce_cc_ack_due(struct sroce_qp *qp)
 {
-	if (!qp->req.cc_on || !qp->req.cc.limited ||
-	    timeout_ns == SROCE_TIMEOUT_INFINITE)
+	u64 timeout_ns;
+
+	if (!qp->req.cc_on || !qp->req.cc.limited)
 		return false;
-	return ktime_get_ns() - qp->req.ackreq_ns >= timeout_ns / 4;
+	timeout_ns = sroce_ack_timeout_ns(qp->attr.timeout);
+	return timeout_ns != SROCE_TIMEOUT_INFINITE &&
+	       ktime_get_ns() - qp->req.ackreq_ns >= timeout_ns / 4;
 }
 
 /*

@@ -43,7 +43,7 @@ void sroce_cc_take_cnps(struct sroce_qp *qp);
  * if the packet may go now (and is counted against the rate).
  */
 bool sroce_cc_must_wait(struct sroce_qp *qp, u32 bytes);
-bool sroce_cc_ack_due(struct sroce_qp *qp, u64 timeout_ns);
+bool sroce_cc_ack_due(struct sroce_qp *qp);
 void sroce_cc_ackreq_sent(struct sroce_qp *qp);
 
 #endif /* SROCE_CC_H */

@@ -344,7 +344,7 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 			    sroce_sendwin_ackreq_every(&qp->req.win, SROCE_ACKREQ_EVERY) ||
 		    psn_diff(psn_add(h.psn, psn_step), qp->comp.psn) >=
 		    (s32)qp->req.win.cwnd ||
-		    sroce_cc_ack_due(qp, sroce_ack_timeout_ns(qp->attr.timeout)));
+		    sroce_cc_ack_due(qp));
 	if (h.ackreq) {
 		qp->req.noack_pkts = 0;
 		sroce_cc_ackreq_sent(qp);
