@@ -98,6 +98,12 @@ else:
     print(0)' "$1"
 }
 
+# sum_jain X...: the sum of the figures and Jain's index
+# (sum x)^2 / (n sum x^2) over them (0 when all are 0).
+sum_jain() {
+	printf '%s\n' "$@" | awk '{ s += $1; q += $1 * $1; n++ }
+		END { printf "%.2f %.3f\n", s, (q > 0 ? s * s / (n * q) : 0) }'
+}
 # Packets the CPUs' receive backlogs dropped (netdev_max_backlog): a
 # guest too slow for the bottleneck's rate loses them there.
 backlog_drops() {
@@ -192,9 +198,7 @@ for cc in $RUNS; do
 		END { for (c in t1) { d = t2[c] - t1[c]
 			printf "%.2f ", (d > 0 ? (v2[c] - v1[c]) * 65536 * 8 / d / 1e6 : 0) } }' "$dat")
 	read -ra garr <<<"$gput"
-	read -r gsum gjain <<<"$(printf '%s\n' "${garr[@]}" | awk '
-		{ s += $1; q += $1 * $1; n++ }
-		END { printf "%.2f %.3f\n", s, (q > 0 ? s * s / (n * q) : 0) }')"
+	read -r gsum gjain <<<"$(sum_jain "${garr[@]}")"
 	rdma statistic qp set link "$DEV_B/1" auto off
 	# RED's drops and B's retransmissions at the first sample WARM s in:
 	# what the start (every QP at line rate, a full window) cost is not
@@ -213,9 +217,7 @@ for cc in $RUNS; do
 		fi
 		rm -f "${logs[i]}"
 	done
-	read -r _ jain <<<"$(printf '%s\n' "${bws[@]}" | awk '
-		{ s += $1; q += $1 * $1; n++ }
-		END { printf "%.2f %.3f\n", s, (q > 0 ? s * s / (n * q) : 0) }')"
+	read -r _ jain <<<"$(sum_jain "${bws[@]}")"
 	read -r qmean qmax <<<"$(awk '{ s += $2; if ($2 > m) m = $2; n++ }
 		END { printf "%d %d\n", (n ? s / n : 0), m }' "$dat")"
 	db() { echo $(( $(hw_counter "$DEV_B" "$1") - ${b0[$1]} )); }
