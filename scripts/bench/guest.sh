@@ -156,6 +156,19 @@ sroce_stats() {
 	done
 }
 
+# cpu_ticks: "cpuN busy total" per vCPU from /proc/stat.
+cpu_ticks() {
+	awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat
+}
+
+# cpu_busy BEFORE AFTER: each vCPU's busy share between two cpu_ticks
+# (run_pair: from the server's start to the client's end, set-up included).
+cpu_busy() {
+	awk 'NR == FNR { b[$1] = $2; t[$1] = $3; next }
+		{ d = $3 - t[$1]; printf "%s %d%% ", $1, d ? 100 * ($2 - b[$1]) / d : 0 }' \
+		<(echo "$1") <(echo "$2")
+}
+
 # run_pair DEV TOOL ARGS...: TOOL as server on end A and as client on end B
 # of device DEV, both with ARGS and the device's connection set-up (see
 # the top). The client's output is left in $CLOG. Returns 0 if both exited
@@ -163,7 +176,7 @@ sroce_stats() {
 # is retried while the server lives.
 CLOG=/tmp/bench-client.log SLOG=/tmp/bench-server.log
 run_pair() {
-	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R) h0
+	local dev=$1 tool=$2 spid rc=1 n=0 cs=(-R) cc=(-R) h0 c0 c1
 	shift 2
 	PORT=$((PORT + 1))
 	h0=$(sroce_stats "$dev")
@@ -175,6 +188,7 @@ run_pair() {
 	${NSX_A[$dev]} timeout -k 5 120 "$tool" -d "${DEV_A[$dev]}" -p "$PORT" "${cs[@]}" "$@" \
 		>"$SLOG" 2>&1 &
 	spid=$!
+	c0=$(cpu_ticks)
 	if [ "$dev" = siw ]; then
 		sleep 1
 	else
@@ -189,11 +203,13 @@ run_pair() {
 		grep -q "#bytes" "$CLOG" && break	# it ran: a real failure
 		sleep 1
 	done
+	c1=$(cpu_ticks)
 	while kill -0 "$spid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
 	kill "$spid" 2>/dev/null
 	wait "$spid" || rc=1
 	variant_off "$dev"
 	[ -n "$h0" ] && say "$tool on $dev: $SROCE_STATS (A+B) before $h0, after $(sroce_stats "$dev")"
+	say "$tool on $dev: vCPUs busy $(cpu_busy "$c0" "$c1")"
 	return $rc
 }
 
@@ -290,11 +306,38 @@ udp() {	# REP
 	emit udp iperf3_udp_1472 veth bw MiB/s hi "$1" "$(awk -v m="$v" 'BEGIN { printf "%.2f", m * 1e6 / 8 / 1048576 }')"
 }
 
+# The per-byte ceilings of one vCPU, for report.sh's bound on bandwidth:
+# the ICRC's CRC-32 (the implementation sroce's module load picked, timed
+# there over 1 KiB: its dmesg line) and the kernel's memcpy (memcpy_orig of
+# arch/x86/lib/memcpy_64.S, which sroce's payload copies use in this guest,
+# run by perf bench over 64 KiB buffers). MiB/s each.
+byte_ceilings() {	# REP
+	local v
+	if want icrc_1k; then
+		v=$(dmesg | awk '/sroce: ICRC over 1 KiB/ {
+			sub(/.*: crc32_le /, ""); gen = $1; acc = $4; use = $NF
+			ns = (use == "crc32_le") ? gen : acc }
+			END { if (ns > 0) printf "%.1f", 1024 / ns * 1e9 / 1048576 }')
+		[ -n "$v" ] && emit udp icrc_1k cpu bw MiB/s hi "$1" "$v"
+	fi
+	if want memcpy_64k && command -v perf >/dev/null; then
+		v=$(perf bench mem memcpy -s 64KB -l 2000 -f x86-64-unrolled 2>&1 |
+			awk '$2 ~ /B\/sec$/ { m = $1; u = $2
+				if (u == "GB/sec") m *= 1024; else if (u == "KB/sec") m /= 1024
+				else if (u == "B/sec") m /= 1048576
+				printf "%.1f", m }')
+		[ -n "$v" ] && emit udp memcpy_64k cpu bw MiB/s hi "$1" "$v"
+	fi
+	return 0
+}
+
 # The same datagrams sent by the kernel (pktgen): the real ceiling, since
-# iperf3 pays a system call per datagram and sroce does not. Then the
-# packet rate of 44-byte datagrams (an ATOMIC request's UDP payload: BTH,
-# AtomicETH, ICRC), the ceiling of one-packet messages: an atomic is two
-# such packets through veth, IP and UDP (report.sh prints the bound).
+# iperf3 pays a system call per datagram and sroce does not; the same with
+# 8972-byte datagrams over the veths at MTU 9000 (the jumbo columns'
+# ceiling). Then the packet rate of 44-byte datagrams (an ATOMIC request's
+# UDP payload: BTH, AtomicETH, ICRC), the ceiling of one-packet messages:
+# an atomic is two such packets through veth, IP and UDP (report.sh prints
+# the bound). Last the per-byte ceilings.
 udp_kernel() {	# REP
 	local v
 	if want pktgen_udp_1472; then
@@ -302,11 +345,19 @@ udp_kernel() {	# REP
 			{ say "pktgen failed"; cat "$SLOG" >&2; return 1; }
 		emit udp pktgen_udp_1472 veth bw MiB/s hi "$1" "${v% *}"
 	fi
+	if want pktgen_udp_8972; then
+		veth_mtu 9000
+		v=$(scripts/bench/udp-ceiling "$NS_B" veth_b "$NS_A" veth_a "$IP4_A" 3 8972 2>"$SLOG")
+		veth_mtu 1500
+		[ -n "$v" ] || { say "pktgen failed"; cat "$SLOG" >&2; return 1; }
+		emit udp pktgen_udp_8972 veth bw MiB/s hi "$1" "${v% *}"
+	fi
 	if want pktgen_udp_44; then
 		v=$(scripts/bench/udp-ceiling "$NS_B" veth_b "$NS_A" veth_a "$IP4_A" 3 44 2>"$SLOG") ||
 			{ say "pktgen failed"; cat "$SLOG" >&2; return 1; }
 		emit udp pktgen_udp_44 veth rate kpps hi "$1" "$(awk -v p="${v#* }" 'BEGIN { printf "%.1f", p / 1000 }')"
 	fi
+	byte_ceilings "$1"
 }
 
 verbs() {	# REP
@@ -359,18 +410,18 @@ objs() {	# REP
 
 # perf record of the whole guest while the first of DEVICES (sroce or a
 # variant of it) runs one test, for each of
-# ib_write_bw 64 KiB, ib_atomic_bw 8 B and ib_send_bw 64 B that FILTER
+# ib_write_bw 64 KiB and 1 MiB, ib_atomic_bw 8 B and ib_send_bw 64 B that FILTER
 # matches (the data stays in the guest's /tmp; the reports go to
 # build/bench/perf-<device>-<test>-{dso,flat,children}.txt).
 profile() {
 	local spid data=/tmp/perf.data t tool size iters name
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	for t in ib_write_bw:65536:1000 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
+	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
 		IFS=: read -r tool size iters <<<"$t"
 		want "${tool}_$size" || continue
 		name=${tool#ib_}
-		[ "$tool" = ib_write_bw ] || name=${name}_$size
+		[ "$tool:$size" = ib_write_bw:65536 ] || name=${name}_$size
 		perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
 		spid=$!
 		sleep 2
@@ -380,7 +431,7 @@ profile() {
 		perf report -i "$data" --stdio --no-children --sort dso \
 			>"$OUT/perf-$PROFILE_DEV-$name-dso.txt" 2>&1
 		perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
-			--percent-limit 0.3 >"$OUT/perf-$PROFILE_DEV-$name-flat.txt" 2>&1
+			--percent-limit 0.1 >"$OUT/perf-$PROFILE_DEV-$name-flat.txt" 2>&1
 		perf report -i "$data" --stdio --children --sort sym -g none \
 			--percent-limit 2 >"$OUT/perf-$PROFILE_DEV-$name-children.txt" 2>&1
 		say "profile in $OUT/perf-$PROFILE_DEV-$name-*.txt"

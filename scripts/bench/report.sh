@@ -48,6 +48,7 @@ awk -F'\t' -v OFS='\t' '
 			"sroce_ngso", "sroce/ngso"
 		for (k in keys) {
 			s = val[k, "sroce"]; x = val[k, "rxe"]; w = val[k, "siw"]; u = val[k, "veth"]
+			if (u == "") u = val[k, "cpu"]
 			l = val[k, "sroce_lo"]; q = val[k, "sroce_wq"]
 			sj = val[k, "sroce_j"]; xj = val[k, "rxe_j"]
 			ng = val[k, "sroce_ngso"]
@@ -136,6 +137,24 @@ ceil=-
 [ -n "$wr" ] && [ -n "$udp" ] && [ "$udp" != - ] && [ "$wr" != - ] &&
 	ceil=$(awk -v a="$wr" -v b="$udp" 'BEGIN { printf "%.2f", a / b }')
 echo "ceiling: ib_write_bw 64 KiB of sroce / the veth's kernel UDP rate (pktgen, same boot): $ceil"
+wj=$(get ib_write_bw_65536 bw sroce_j) udpj=$(get pktgen_udp_8972 bw udp)
+ceil=-
+[ -n "$wj" ] && [ -n "$udpj" ] && [ "$udpj" != - ] && [ "$wj" != - ] &&
+	ceil=$(awk -v a="$wj" -v b="$udpj" 'BEGIN { printf "%.2f", a / b }')
+echo "ceiling: ib_write_bw 64 KiB of sroce_j / the veth's kernel UDP rate at MTU 9000 (pktgen, same boot): $ceil"
+# Every payload byte of a WRITE or SEND costs sroce two copies (MR to skb,
+# skb to MR) and two ICRC passes (sent, checked): with nothing else, one
+# vCPU moves at most 1 / (2 / crc + 2 / copy), two vCPUs in perfect
+# overlap twice that. siw copies as much and computes no CRC.
+crc=$(get icrc_1k bw udp) cpy=$(get memcpy_64k bw udp)
+if [ -n "$crc" ] && [ "$crc" != - ] && [ -n "$cpy" ] && [ "$cpy" != - ]; then
+	awk -v c="$crc" -v m="$cpy" -v s="$(get ib_write_bw_1048576 bw siw)" \
+		-v sj="$(get ib_write_bw_1048576 bw sroce_j)" 'BEGIN {
+		one = 1 / (2 / c + 2 / m)
+		printf "per-byte bound: ICRC %.1f MiB/s, memcpy %.1f MiB/s (one vCPU, same boot): two copies and two ICRC passes allow %.1f MiB/s on one vCPU, %.1f on two", c, m, one, 2 * one
+		printf "; ib_write_bw 1 MiB: sroce_j %s, siw %s\n", sj, s
+	}'
+fi
 # An atomic is two packets (request, ATOMIC ACKNOWLEDGE) through veth, IP
 # and UDP: at the small-packet ceiling, with no work of sroce's at all,
 # one vCPU moves kpps / 2 atomics of 8 bytes per second, two vCPUs in
