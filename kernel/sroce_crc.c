@@ -6,24 +6,28 @@
  * core's icrc.c; and the CRC-32 under it.
  *
  * sroce_crc32(): crc32_le() for the long runs of the ICRC (the bytes after
- * the BTH), through the crypto API's "crc32" shash when the CPU has an
- * accelerated driver for it (crc32-pclmul on x86). 6.12's crc32_le() is
- * the table-driven generic one; the shash driver folds 64 bytes per step
- * with carry-less multiplication and falls back to crc32_le() itself when
- * SIMD is not usable in the calling context (e.g. a softirq that
- * interrupted kernel FPU code).
+ * the BTH), by the fastest of three ways on this machine, picked at
+ * module load:
+ *   - crc32_le(): 6.12's is the table-driven generic one;
+ *   - sroce_crc32_fold() (core/crc32_fold.c): reduction by a sparse
+ *     multiple of the polynomial, shifts and XORs in registers and no
+ *     table load per byte: under an emulator (QEMU/TCG), where every load
+ *     costs a software TLB lookup, several times faster than the table;
+ *   - the crypto API's "crc32" shash when the CPU has an accelerated
+ *     driver for it (crc32-pclmul on x86), which folds 64 bytes per step
+ *     with carry-less multiplication (the usual winner on hardware) and
+ *     falls back to crc32_le() itself when SIMD is not usable in the
+ *     calling context (e.g. a softirq that interrupted kernel FPU code).
  *
  * The shash's state is the bare running CRC (no inversion; "crc32" of
  * crypto/crc32_generic.c), so a run is import(crc), update, export.
  *
- * Objects and locking: one transform, allocated at module init and freed
- * at exit (sroce_crc_tfm, never changed in between); a transform may be
- * used by any number of contexts at once with their own descriptors (on
- * the stack here). The driver is used only if it gives crc32_le()'s
- * results on a test buffer at init and is faster than crc32_le() there
- * over packet-sized runs: under an emulator (QEMU/TCG) the SIMD state
- * save and the emulated instructions can make it the slower one. The
- * skb helpers take no lock: the skb is the caller's.
+ * Objects and locking: the choice (sroce_crc_way) and one transform are
+ * set at module init and not changed until exit, when no device is left;
+ * a transform may be used by any number of contexts at once with their
+ * own descriptors (on the stack here). A way is used only if it gives
+ * crc32_le()'s results on a test buffer at init. The skb helpers take no
+ * lock: the skb is the caller's.
  */
 #include <crypto/hash.h>
 #include <linux/crc32.h>
@@ -35,14 +39,29 @@
 
 #include "sroce.h"
 #include "sroce_crc.h"
+#include "crc32_fold.h"
 
-/* Shorter runs go to crc32_le(): not worth the descriptor and FPU state. */
-#define SROCE_CRC_ACCEL_MIN	128
+/* Shorter runs go to crc32_le(): not worth the fold's or the FPU's set-up. */
+#define SROCE_CRC_LONG_MIN	SROCE_CRC32_FOLD_MIN
 /* The init-time race: rounds of runs of one 1 KiB packet payload. */
 #define SROCE_CRC_TEST_LEN	1024
 #define SROCE_CRC_RACE_ROUNDS	4
 #define SROCE_CRC_RACE_RUNS	64
 
+enum sroce_crc_way {
+	SROCE_CRC_TABLE,	/* crc32_le() */
+	SROCE_CRC_FOLD,		/* sroce_crc32_fold() */
+	SROCE_CRC_SHASH,	/* sroce_crc_tfm */
+	SROCE_CRC_WAYS
+};
+
+static const char *const sroce_crc_way_name[SROCE_CRC_WAYS] = {
+	[SROCE_CRC_TABLE] = "crc32_le",
+	[SROCE_CRC_FOLD] = "fold",
+	[SROCE_CRC_SHASH] = "shash",
+};
+
+static enum sroce_crc_way sroce_crc_way = SROCE_CRC_TABLE;
 static struct crypto_shash *sroce_crc_tfm;
 
 static u32 sroce_crc32_shash(u32 crc, const void *p, size_t len)
@@ -58,91 +77,128 @@ static u32 sroce_crc32_shash(u32 crc, const void *p, size_t len)
 	return le32_to_cpu(state);
 }
 
+static u32 sroce_crc32_way(enum sroce_crc_way way, u32 crc, const void *p,
+			   size_t len)
+{
+	switch (way) {
+	case SROCE_CRC_FOLD:
+		return sroce_crc32_fold(crc, p, len);
+	case SROCE_CRC_SHASH:
+		return sroce_crc32_shash(crc, p, len);
+	default:
+		return crc32_le(crc, p, len);
+	}
+}
+
 u32 sroce_crc32(u32 crc, const void *p, size_t len)
 {
-	if (len < SROCE_CRC_ACCEL_MIN || !sroce_crc_tfm)
+	if (len < SROCE_CRC_LONG_MIN)
 		return crc32_le(crc, p, len);
-	return sroce_crc32_shash(crc, p, len);
+	return sroce_crc32_way(sroce_crc_way, crc, p, len);
 }
 
 /* Nanoseconds of SROCE_CRC_RACE_RUNS chained runs over @buf; CRC in @crc. */
-static u64 sroce_crc_time(bool accel, const u8 *buf, size_t len, u32 *crc)
+static u64 sroce_crc_time(enum sroce_crc_way way, const u8 *buf, size_t len,
+			  u32 *crc)
 {
 	u64 t0 = ktime_get_ns();
 	u32 c = ~0U;
 	int i;
 
 	for (i = 0; i < SROCE_CRC_RACE_RUNS; i++)
-		c = accel ? sroce_crc32_shash(c, buf, len) : crc32_le(c, buf, len);
+		c = sroce_crc32_way(way, c, buf, len);
 	*crc = c;
 	return ktime_get_ns() - t0;
 }
 
 /*
- * Does the driver compute crc32_le() (odd length and offset included),
- * and faster? The best of a few interleaved rounds of each, in ns.
+ * The race: the best of a few interleaved rounds of each way over an odd
+ * length at an odd offset, in ns. A way that disagrees with crc32_le()
+ * is out. Returns the fastest way left.
  */
-static bool sroce_crc_race(const char *driver)
+static enum sroce_crc_way sroce_crc_race(const char *driver)
 {
-	u64 t_gen = U64_MAX, t_acc = U64_MAX;
-	u32 c_gen, c_acc;
-	bool ok = true;
+	u64 t[SROCE_CRC_WAYS];
+	u32 c[SROCE_CRC_WAYS];
+	bool ok[SROCE_CRC_WAYS];
+	enum sroce_crc_way w, best = SROCE_CRC_TABLE;
+	int ways = sroce_crc_tfm ? SROCE_CRC_WAYS : SROCE_CRC_SHASH;
 	u8 *buf;
 	int i;
 
 	buf = kmalloc(SROCE_CRC_TEST_LEN, GFP_KERNEL);
 	if (!buf)
-		return false;
+		return SROCE_CRC_TABLE;
 	for (i = 0; i < SROCE_CRC_TEST_LEN; i++)
 		buf[i] = i * 7 + (i >> 8);
-	for (i = 0; i < SROCE_CRC_RACE_ROUNDS && ok; i++) {
-		t_gen = min(t_gen, sroce_crc_time(false, buf + 3,
-						  SROCE_CRC_TEST_LEN - 8, &c_gen));
-		t_acc = min(t_acc, sroce_crc_time(true, buf + 3,
-						  SROCE_CRC_TEST_LEN - 8, &c_acc));
-		ok = c_gen == c_acc;
+	for (w = 0; w < ways; w++) {
+		t[w] = U64_MAX;
+		ok[w] = true;
+	}
+	for (i = 0; i < SROCE_CRC_RACE_ROUNDS; i++) {
+		for (w = 0; w < ways; w++) {
+			t[w] = min(t[w], sroce_crc_time(w, buf + 3,
+							SROCE_CRC_TEST_LEN - 8,
+							&c[w]));
+			ok[w] &= c[w] == c[SROCE_CRC_TABLE];
+		}
 	}
 	kfree(buf);
-	if (!ok) {
-		pr_warn(DRV_NAME ": %s disagrees with crc32_le, not used\n",
-			driver);
-		return false;
+	for (w = 1; w < ways; w++) {
+		if (!ok[w]) {
+			pr_warn(DRV_NAME ": %s disagrees with crc32_le, not used\n",
+				w == SROCE_CRC_SHASH ? driver :
+				sroce_crc_way_name[w]);
+			continue;
+		}
+		if (t[w] < t[best])
+			best = w;
 	}
-	pr_info(DRV_NAME ": ICRC over 1 KiB: crc32_le %llu ns, %s %llu ns: %s\n",
-		div_u64(t_gen, SROCE_CRC_RACE_RUNS), driver,
-		div_u64(t_acc, SROCE_CRC_RACE_RUNS),
-		t_acc < t_gen ? driver : "crc32_le");
-	return t_acc < t_gen;
+	if (sroce_crc_tfm)
+		pr_info(DRV_NAME ": ICRC over 1 KiB: crc32_le %llu ns, fold %llu ns, %s %llu ns: using %s\n",
+			div_u64(t[SROCE_CRC_TABLE], SROCE_CRC_RACE_RUNS),
+			div_u64(t[SROCE_CRC_FOLD], SROCE_CRC_RACE_RUNS), driver,
+			div_u64(t[SROCE_CRC_SHASH], SROCE_CRC_RACE_RUNS),
+			best == SROCE_CRC_SHASH ? driver : sroce_crc_way_name[best]);
+	else
+		pr_info(DRV_NAME ": ICRC over 1 KiB: crc32_le %llu ns, fold %llu ns: using %s\n",
+			div_u64(t[SROCE_CRC_TABLE], SROCE_CRC_RACE_RUNS),
+			div_u64(t[SROCE_CRC_FOLD], SROCE_CRC_RACE_RUNS),
+			sroce_crc_way_name[best]);
+	return best;
+}
+
+/* An accelerated "crc32" shash, or NULL (none, or only the generic one). */
+static struct crypto_shash *sroce_crc_shash(const char **driver)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash("crc32", 0, 0);
+
+	if (IS_ERR(tfm))
+		return NULL;
+	*driver = crypto_shash_driver_name(tfm);
+	if (crypto_shash_descsize(tfm) != sizeof(__le32) ||
+	    !strcmp(*driver, "crc32-generic")) {
+		crypto_free_shash(tfm);
+		return NULL;
+	}
+	return tfm;
 }
 
 /**
  * sroce_crc_module_init - pick the CRC-32 of the ICRC
  *
- * Never fails: without an accelerated, correct "crc32" shash sroce_crc32()
- * is crc32_le(). Process context (may load the driver's module).
+ * Never fails: at worst sroce_crc32() is crc32_le(). Process context (may
+ * load the shash driver's module).
  */
 void sroce_crc_module_init(void)
 {
-	struct crypto_shash *tfm = crypto_alloc_shash("crc32", 0, 0);
-	const char *driver;
+	const char *driver = "";
 
-	if (IS_ERR(tfm)) {
-		pr_info(DRV_NAME ": ICRC with crc32_le (no crc32 shash: %ld)\n",
-			PTR_ERR(tfm));
-		return;
-	}
-	driver = crypto_shash_driver_name(tfm);
-	if (crypto_shash_descsize(tfm) != sizeof(__le32) ||
-	    !strcmp(driver, "crc32-generic")) {
-		pr_info(DRV_NAME ": ICRC with crc32_le (%s is no faster)\n",
-			driver);
-		crypto_free_shash(tfm);
-		return;
-	}
-	sroce_crc_tfm = tfm;
-	if (!sroce_crc_race(driver)) {
+	sroce_crc_tfm = sroce_crc_shash(&driver);
+	sroce_crc_way = sroce_crc_race(driver);
+	if (sroce_crc_way != SROCE_CRC_SHASH && sroce_crc_tfm) {
+		crypto_free_shash(sroce_crc_tfm);
 		sroce_crc_tfm = NULL;
-		crypto_free_shash(tfm);
 	}
 }
 
@@ -151,6 +207,7 @@ void sroce_crc_module_exit(void)
 	if (sroce_crc_tfm)
 		crypto_free_shash(sroce_crc_tfm);
 	sroce_crc_tfm = NULL;
+	sroce_crc_way = SROCE_CRC_TABLE;
 }
 
 /**

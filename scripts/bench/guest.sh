@@ -314,10 +314,13 @@ udp() {	# REP
 byte_ceilings() {	# REP
 	local v
 	if want icrc_1k; then
+		# "ICRC over 1 KiB: crc32_le N ns, fold N ns[, DRIVER N ns]: using WAY"
 		v=$(dmesg | awk '/sroce: ICRC over 1 KiB/ {
-			sub(/.*: crc32_le /, ""); gen = $1; acc = $4; use = $NF
-			ns = (use == "crc32_le") ? gen : acc }
-			END { if (ns > 0) printf "%.1f", 1024 / ns * 1e9 / 1048576 }')
+			sub(/.*ICRC over 1 KiB: /, ""); split($0, a, /: using /)
+			m = split(a[1], b, /, /)
+			for (i = 1; i <= m; i++) { split(b[i], f, " "); ns[f[1]] = f[2] }
+			use = a[2] }
+			END { if (ns[use] > 0) printf "%.1f", 1024 / ns[use] * 1e9 / 1048576 }')
 		[ -n "$v" ] && emit udp icrc_1k cpu bw MiB/s hi "$1" "$v"
 	fi
 	if want memcpy_64k && command -v perf >/dev/null; then

@@ -157,6 +157,13 @@ static inline u32 get_unaligned_le32(const void *p)
 	return ((u32)b[3] << 24) | ((u32)b[2] << 16) | ((u32)b[1] << 8) | b[0];
 }
 
+static inline u64 get_unaligned_le64(const void *p)
+{
+	const u8 *b = p;
+
+	return ((u64)get_unaligned_le32(b + 4) << 32) | get_unaligned_le32(b);
+}
+
 static inline void put_unaligned_be16(u16 v, void *p)
 {
 	u8 *b = p;
@@ -226,10 +233,16 @@ static inline u32 crc32_le(u32 crc, const void *p, size_t len)
 	return crc;
 }
 
-/* The kernel's accelerated crc32_le (kernel/sroce_crc.c): the same here. */
+/*
+ * The kernel's sroce_crc32() (kernel/sroce_crc.c) races crc32_le() against
+ * the core's fold for long runs; the host takes the fold, so that every
+ * ICRC test and fuzz input checks it against the bitwise reference.
+ */
+u32 sroce_crc32_fold(u32 crc, const u8 *p, size_t len);
+
 static inline u32 sroce_crc32(u32 crc, const void *p, size_t len)
 {
-	return crc32_le(crc, p, len);
+	return sroce_crc32_fold(crc, p, len);
 }
 
 #endif /* SROCE_HOST_SHIM_H */

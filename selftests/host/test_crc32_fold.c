@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host tests for kernel/core/crc32_fold.c: the folded CRC-32 equals
+ * crc32_le() for every length, alignment and starting value, and its
+ * polynomial Q is a multiple of the CRC-32 polynomial.
+ */
+#include "harness.h"
+#include "crc32_fold.h"
+
+static u8 buf[9000 + 16];
+
+static void fill(u32 seed)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(buf); i++) {
+		seed = seed * 1103515245 + 12345;
+		buf[i] = seed >> 16;
+	}
+}
+
+/* Q = x^320 + x^223 + x^153 + x^65 + x^58 + x^49 + 1 is 0 mod P. */
+TEST(fold_polynomial_is_a_multiple)
+{
+	static const int terms[] = { 320, 223, 153, 65, 58, 49, 0 };
+	u32 xj = 1, sum = 0;	/* x^j mod P, normal (not reflected) form */
+	int j, t = ARRAY_SIZE(terms) - 1;
+
+	for (j = 0; j <= 320; j++) {
+		if (t >= 0 && terms[t] == j) {
+			sum ^= xj;
+			t--;
+		}
+		xj = (xj << 1) ^ (xj & 0x80000000U ? 0x04C11DB7U : 0);
+	}
+	ASSERT_EQ(t, -1);
+	ASSERT_EQ(sum, 0U);
+}
+
+TEST(fold_equals_crc32_le_every_length)
+{
+	size_t len, off;
+
+	fill(1);
+	for (off = 0; off < 8; off++)
+		for (len = 0; len <= 1100; len++)
+			ASSERT_EQ(sroce_crc32_fold(~0U, buf + off, len),
+				  crc32_le(~0U, buf + off, len));
+}
+
+TEST(fold_equals_crc32_le_packet_sizes)
+{
+	static const size_t lens[] = { 127, 128, 129, 135, 136, 1024, 1028,
+				       2048, 4096, 4100, 8192, 9000 };
+	u32 seeds[] = { 0, ~0U, 0x12345678U, 0x80000001U };
+	size_t i, s, off;
+
+	for (s = 0; s < ARRAY_SIZE(seeds); s++) {
+		fill(s + 7);
+		for (i = 0; i < ARRAY_SIZE(lens); i++)
+			for (off = 0; off < 16; off += 5)
+				ASSERT_EQ(sroce_crc32_fold(seeds[s], buf + off, lens[i]),
+					  crc32_le(seeds[s], buf + off, lens[i]));
+	}
+}
+
+/* Runs chain: the fold of two pieces is the CRC of both. */
+TEST(fold_chains)
+{
+	u32 a, b;
+
+	fill(3);
+	a = sroce_crc32_fold(~0U, buf, 333);
+	a = sroce_crc32_fold(a, buf + 333, 4000);
+	b = crc32_le(~0U, buf, 4333);
+	ASSERT_EQ(a, b);
+}
+
+/* Patterns with long runs of ones and zeros reach every feedback term. */
+TEST(fold_patterns)
+{
+	size_t i;
+
+	memset(buf, 0xff, sizeof(buf));
+	ASSERT_EQ(sroce_crc32_fold(~0U, buf, 4096), crc32_le(~0U, buf, 4096));
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(sroce_crc32_fold(~0U, buf, 4096), crc32_le(~0U, buf, 4096));
+	for (i = 0; i < 4096; i += 41)
+		buf[i] = 0x80;
+	ASSERT_EQ(sroce_crc32_fold(0, buf, 4096), crc32_le(0, buf, 4096));
+}
