@@ -25,26 +25,44 @@
 
 #define FOLD_WORDS	5	/* deg Q / 64: the words of M mod Q */
 
+/* The five words before word k: h[0] = word k - 1, ..., h[4] = word k - 5. */
+struct fold_hist {
+	u64 h[FOLD_WORDS];
+};
+
 /*
- * What the five words before word k add to it: h1 = word k - 1, ...,
- * h5 = word k - 5. Distance d = 64 q + r reaches word k from word k - q
- * (shifted up by r) and from word k - q - 1 (its top r bits).
+ * What the five words before word k add to it. Distance d = 64 q + r
+ * reaches word k from word k - q (shifted up by r) and from word
+ * k - q - 1 (its top r bits).
  */
-static inline u64 fold_feed(u64 h1, u64 h2, u64 h3, u64 h4, u64 h5)
+static inline u64 fold_feed(const struct fold_hist *f)
 {
-	return (h1 << 33) ^ (h2 >> 31) ^	/* d =  97 */
-	       (h2 << 39) ^ (h3 >> 25) ^	/* d = 167 */
-	       (h3 << 63) ^ (h4 >> 1) ^		/* d = 255 */
-	       (h4 << 6) ^ (h5 >> 58) ^		/* d = 262 */
-	       (h4 << 15) ^ (h5 >> 49) ^	/* d = 271 */
-	       h5;				/* d = 320 */
+	const u64 *h = f->h;
+
+	return (h[0] << 33) ^ (h[1] >> 31) ^	/* d =  97 */
+	       (h[1] << 39) ^ (h[2] >> 25) ^	/* d = 167 */
+	       (h[2] << 63) ^ (h[3] >> 1) ^	/* d = 255 */
+	       (h[3] << 6) ^ (h[4] >> 58) ^	/* d = 262 */
+	       (h[3] << 15) ^ (h[4] >> 49) ^	/* d = 271 */
+	       h[4];				/* d = 320 */
+}
+
+/* Word k is done: it becomes word k - 1 of the next. */
+static inline void fold_push(struct fold_hist *f, u64 w)
+{
+	f->h[4] = f->h[3];
+	f->h[3] = f->h[2];
+	f->h[2] = f->h[1];
+	f->h[1] = f->h[0];
+	f->h[0] = w;
 }
 
 u32 sroce_crc32_fold(u32 crc, const u8 *p, size_t len)
 {
-	u64 h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, w;
+	struct fold_hist f = {};
 	__le64 rem[FOLD_WORDS];
 	size_t head = len & 7, words, k;
+	u64 w;
 	int i;
 
 	if (len < SROCE_CRC32_FOLD_MIN)
@@ -58,25 +76,16 @@ u32 sroce_crc32_fold(u32 crc, const u8 *p, size_t len)
 	words = len / 8;
 	w = get_unaligned_le64(p) ^ crc;
 	for (k = 0;;) {
-		w ^= fold_feed(h1, h2, h3, h4, h5);
-		h5 = h4;
-		h4 = h3;
-		h3 = h2;
-		h2 = h1;
-		h1 = w;
+		fold_push(&f, w ^ fold_feed(&f));
 		if (++k == words - FOLD_WORDS)
 			break;
 		w = get_unaligned_le64(p + 8 * k);
 	}
 	/* The remainder: fed by the words above, not by each other. */
 	for (i = 0; i < FOLD_WORDS; i++, k++) {
-		w = get_unaligned_le64(p + 8 * k) ^ fold_feed(h1, h2, h3, h4, h5);
+		w = get_unaligned_le64(p + 8 * k) ^ fold_feed(&f);
 		rem[i] = cpu_to_le64(w);
-		h5 = h4;
-		h4 = h3;
-		h3 = h2;
-		h2 = h1;
-		h1 = 0;
+		fold_push(&f, 0);
 	}
 	return crc32_le(0, (const u8 *)rem, sizeof(rem));
 }
