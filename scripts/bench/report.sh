@@ -82,13 +82,14 @@ target() {	# TEXT VALUE OP LIMIT
 	fi
 	printf '  %-52s %8s %s %-5s %s\n' "$1" "$2" "$3" "$4" "$verdict"
 }
-ratio() {	# TEST METRIC DEVICE OTHER: DEVICE's median / OTHER's, or -
-	local a b
-	a=$(get "$1" "$2" "$3") b=$(get "$1" "$2" "$4")
-	case $a:$b in
+quot() {	# A B: A / B, or - when either is missing or B is 0
+	case $1:$2 in
 	*-* | :* | *:) echo - ;;
-	*) awk -v a="$a" -v b="$b" 'BEGIN { printf (b + 0 ? "%.2f" : "-"), a / b }' ;;
+	*) awk -v a="$1" -v b="$2" 'BEGIN { printf (b + 0 ? "%.2f" : "-"), a / b }' ;;
 	esac
+}
+ratio() {	# TEST METRIC DEVICE OTHER: DEVICE's median / OTHER's, or -
+	quot "$(get "$1" "$2" "$3")" "$(get "$1" "$2" "$4")"
 }
 # Issue 18's targets. At MTU 1500 (path MTU 1024) sroce and rdma_rxe run
 # as they are, at MTU 9000 (path MTU 4096) the jumbo variants sroce_j and
@@ -120,10 +121,8 @@ for q in 1 16 128 1024; do
 	[ -n "$v" ] && [ "$v" != - ] && best=$(awk -v a="$v" -v b="$best" 'BEGIN { print (a > b ? a : b) }')
 done
 for q in 1 16 128 1024; do
-	v=$(get ib_write_bw_65536_q$q bw sroce) f=-
-	[ -n "$v" ] && [ "$v" != - ] && [ "$best" != 0 ] &&
-		f=$(awk -v a="$v" -v b="$best" 'BEGIN { printf "%.2f", a / b }')
-	target "ib_write_bw 64 KiB x $q QPs / the best count" "$f" ">=" 0.8
+	target "ib_write_bw 64 KiB x $q QPs / the best count" \
+		"$(quot "$(get ib_write_bw_65536_q$q bw sroce)" "$best")" ">=" 0.8
 done
 for o in qp_create_10000 qp_destroy_10000; do
 	target "$o sroce/rxe time" "$(ratio $o us_each sroce rxe)" "<=" 1.0
@@ -132,16 +131,10 @@ target "qp_create_10000 sroce/rxe slab" "$(ratio qp_create_10000 slab sroce rxe)
 target "qp_create_10000 sroce/rxe vmalloc" "$(ratio qp_create_10000 vmalloc sroce rxe)" "<=" 1.0
 # The ceiling is the kernel's UDP rate (pktgen); iperf3's user-space rate
 # is below sroce's under TCG and only informational.
-wr=$(get ib_write_bw_65536 bw sroce) udp=$(get pktgen_udp_1472 bw udp)
-ceil=-
-[ -n "$wr" ] && [ -n "$udp" ] && [ "$udp" != - ] && [ "$wr" != - ] &&
-	ceil=$(awk -v a="$wr" -v b="$udp" 'BEGIN { printf "%.2f", a / b }')
-echo "ceiling: ib_write_bw 64 KiB of sroce / the veth's kernel UDP rate (pktgen, same boot): $ceil"
-wj=$(get ib_write_bw_65536 bw sroce_j) udpj=$(get pktgen_udp_8972 bw udp)
-ceil=-
-[ -n "$wj" ] && [ -n "$udpj" ] && [ "$udpj" != - ] && [ "$wj" != - ] &&
-	ceil=$(awk -v a="$wj" -v b="$udpj" 'BEGIN { printf "%.2f", a / b }')
-echo "ceiling: ib_write_bw 64 KiB of sroce_j / the veth's kernel UDP rate at MTU 9000 (pktgen, same boot): $ceil"
+echo "ceiling: ib_write_bw 64 KiB of sroce / the veth's kernel UDP rate (pktgen, same boot):" \
+	"$(quot "$(get ib_write_bw_65536 bw sroce)" "$(get pktgen_udp_1472 bw udp)")"
+echo "ceiling: ib_write_bw 64 KiB of sroce_j / the veth's kernel UDP rate at MTU 9000 (pktgen, same boot):" \
+	"$(quot "$(get ib_write_bw_65536 bw sroce_j)" "$(get pktgen_udp_8972 bw udp)")"
 # Every payload byte of a WRITE or SEND costs sroce two copies (MR to skb,
 # skb to MR) and two ICRC passes (sent, checked): with nothing else, one
 # vCPU moves at most 1 / (2 / crc + 2 / copy), two vCPUs in perfect
