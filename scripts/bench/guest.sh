@@ -10,8 +10,9 @@
 #
 #   guest.sh [REPEATS [SECTIONS [FILTER [DEVICES]]]]
 # SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
-# four) or "profile" (perf record -a -g of sroce during ib_write_bw 64 KiB,
-# ib_atomic_bw and ib_send_bw 64 B; FILTER picks among them).
+# four) or "profile" (perf record -a -g of each device during ib_write_bw
+# 64 KiB and 1 MiB, ib_atomic_bw and ib_send_bw 64 B; FILTER picks among
+# them).
 # FILTER, a bash regular expression, keeps only the tests whose name
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
@@ -55,7 +56,6 @@ RAW=$OUT/raw.tsv
 LOGS=$OUT/logs
 DEVICES=${4:-sroce+rxe+siw}
 DEVICES=${DEVICES//+/ }
-PROFILE_DEV=${DEVICES%% *}	# the profile section runs the first one
 PORT=19000
 
 declare -A DEV_A DEV_B NSX_A NSX_B IP_A IP_B
@@ -411,13 +411,13 @@ objs() {	# REP
 	done
 }
 
-# perf record of the whole guest while the first of DEVICES (sroce or a
-# variant of it) runs one test, for each of
-# ib_write_bw 64 KiB and 1 MiB, ib_atomic_bw 8 B and ib_send_bw 64 B that FILTER
-# matches (the data stays in the guest's /tmp; the reports go to
-# build/bench/perf-<device>-<test>-{dso,flat,children}.txt).
+# perf record of the whole guest while each of DEVICES runs one test, for
+# each of ib_write_bw 64 KiB and 1 MiB, ib_atomic_bw 8 B and ib_send_bw
+# 64 B that FILTER matches (the data stays in the guest's /tmp; the
+# reports go to build/bench/perf-<device>-<test>-{dso,flat,children,callers}.txt:
+# the last one the call chains into each symbol of 2% or more).
 profile() {
-	local spid data=/tmp/perf.data t tool size iters name
+	local spid data=/tmp/perf.data t tool size iters name dev base
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
 	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
@@ -425,19 +425,25 @@ profile() {
 		want "${tool}_$size" || continue
 		name=${tool#ib_}
 		[ "$tool:$size" = ib_write_bw:65536 ] || name=${name}_$size
-		perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
-		spid=$!
-		sleep 2
-		bw "$tool" "$size" "$iters" 1 "$PROFILE_DEV"
-		kill -INT "$spid"
-		wait "$spid"
-		perf report -i "$data" --stdio --no-children --sort dso \
-			>"$OUT/perf-$PROFILE_DEV-$name-dso.txt" 2>&1
-		perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
-			--percent-limit 0.1 >"$OUT/perf-$PROFILE_DEV-$name-flat.txt" 2>&1
-		perf report -i "$data" --stdio --children --sort sym -g none \
-			--percent-limit 2 >"$OUT/perf-$PROFILE_DEV-$name-children.txt" 2>&1
-		say "profile in $OUT/perf-$PROFILE_DEV-$name-*.txt"
+		for dev in $DEVICES; do
+			base=$OUT/perf-$dev-$name
+			perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
+			spid=$!
+			sleep 2
+			bw "$tool" "$size" "$iters" 1 "$dev"
+			kill -INT "$spid"
+			wait "$spid"
+			perf report -i "$data" --stdio --no-children --sort dso \
+				>"$base-dso.txt" 2>&1
+			perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
+				--percent-limit 0.1 >"$base-flat.txt" 2>&1
+			perf report -i "$data" --stdio --children --sort sym -g none \
+				--percent-limit 2 >"$base-children.txt" 2>&1
+			perf report -i "$data" --stdio --no-children --sort sym \
+				-g caller,0.5,callee,function,percent --percent-limit 2 \
+				>"$base-callers.txt" 2>&1
+			say "profile in $base-*.txt"
+		done
 	done
 }
 
