@@ -11,8 +11,8 @@
 #   guest.sh [REPEATS [SECTIONS [FILTER [DEVICES]]]]
 # SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
 # four) or "profile" (perf record -a -g of each device during ib_write_bw
-# 64 KiB and 1 MiB, ib_atomic_bw and ib_send_bw 64 B; FILTER picks among
-# them).
+# 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw and ib_send_bw 64 B;
+# FILTER picks among them).
 # FILTER, a bash regular expression, keeps only the tests whose name
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
@@ -412,15 +412,15 @@ objs() {	# REP
 }
 
 # perf record of the whole guest while each of DEVICES runs one test, for
-# each of ib_write_bw 64 KiB and 1 MiB, ib_atomic_bw 8 B and ib_send_bw
-# 64 B that FILTER matches (the data stays in the guest's /tmp; the
+# each of ib_write_bw 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw 8 B
+# and ib_send_bw 64 B that FILTER matches (the data stays in the guest's /tmp; the
 # reports go to build/bench/perf-<device>-<test>-{dso,flat,children,callers}.txt:
 # the last one the call chains into each symbol of 2% or more).
 profile() {
 	local spid data=/tmp/perf.data t tool size iters name dev base
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
+	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_read_bw:1048576:200 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
 		IFS=: read -r tool size iters <<<"$t"
 		want "${tool}_$size" || continue
 		name=${tool#ib_}
