@@ -32,6 +32,7 @@ int sroce_ring_init(struct sroce_ring *r, u32 min_slots, u32 stride,
 	u32 log2;
 	int err;
 
+	BUILD_BUG_ON(sizeof(struct sroce_ring_hdr) > SROCE_RING_HDR_SIZE);
 	if (!stride || stride % 8 || min_slots > (1U << SROCE_RING_MAX_LOG2))
 		return -EINVAL;
 	log2 = order_base_2(max(min_slots, 1U));

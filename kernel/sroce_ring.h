@@ -2,7 +2,8 @@
 /*
  * sroce shared rings: the kernel side of the SQ, RQ, SRQ and CQ rings of
  * include/uapi/rdma/sroce-abi.h. A ring is one vmalloc_user() buffer: a
- * struct sroce_ring_hdr page, then 2^log2_size slots of 'stride' bytes.
+ * struct sroce_ring_hdr (SROCE_RING_HDR_SIZE), then 2^log2_size slots of
+ * 'stride' bytes.
  *
  * The kernel keeps its own copy of the index it owns (prod when it
  * produces, cons when it consumes) and only publishes it to the header;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
 /*
  * User side of the sroce rings (include/uapi/rdma/sroce-abi.h): one mmap
- * of the command fd, a struct sroce_ring_hdr page, then the slots. User
+ * of the command fd, a struct sroce_ring_hdr (256 bytes), then the slots. User
  * space produces into the SQ, RQ and SRQ rings and consumes from the CQ.
  *
  *   slot(r, i)          &slots[(i & mask) * stride]

@@ -6,7 +6,7 @@
  * breaks an older provider and note it in Documentation/abi.md.
  *
  * Queues (SQ, RQ, SRQ, CQ) are rings in kernel memory that user space
- * mmaps. Each ring is one mapping: a struct sroce_ring_hdr (one page) then
+ * mmaps. Each ring is one mapping: a struct sroce_ring_hdr (256 bytes) then
  * 2^log2_size slots of 'stride' bytes. Indices are free-running u32; slot i
  * lives at i & (size - 1). The producer writes a slot, then releases its
  * index (store-release); the consumer acquires the index, reads, then
@@ -23,7 +23,7 @@
  * other provider's ABI range can claim a sroce device: librxe matches any
  * device whose name begins with "rxe" but only accepts ABI 1..2.
  */
-#define SROCE_ABI_VERSION 16
+#define SROCE_ABI_VERSION 17
 
 /*
  * sysfs attribute (/sys/class/infiniband/<dev>/sroce_abi_version) by which
@@ -32,9 +32,13 @@
  */
 #define SROCE_SYSFS_ABI_ATTR "sroce_abi_version"
 
-#define SROCE_RING_HDR_SIZE 4096
+/*
+ * The header's size: the slots follow it in the same pages, so a small
+ * queue costs one page, not two. A multiple of the cache line.
+ */
+#define SROCE_RING_HDR_SIZE 256
 
-/* First page of every ring mapping. prod and cons sit on their own lines. */
+/* Start of every ring mapping. Each word sits on its own cache line. */
 struct sroce_ring_hdr {
 	__u32 prod;		/* written by the producer only */
 	__u32 reserved0[15];
