@@ -147,8 +147,7 @@ struct sroce_resp {
 	struct sroce_srq *xsrq;
 	u32 msg_srqn;
 	u32 wqe_srqn;
-	struct sroce_recv_wqe rwqe;
-	struct sroce_sge rsge[SROCE_MAX_SGE_HARD];
+	struct sroce_recv_wqe rwqe;	/* its SGEs: qp->rsge */
 	u32 roffset;			/* bytes received into it */
 	/*
 	 * Current RDMA WRITE. No MR is held between its packets: each one

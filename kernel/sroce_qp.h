@@ -54,6 +54,7 @@
 
 struct sroce_cq;
 struct sroce_mr;
+struct sroce_qp_binding;
 
 /*
  * Attributes set by modify_qp, under state_lock and with the engines held
@@ -117,6 +118,13 @@ struct sroce_qp {
 	struct ib_xrcd *xrcd;
 	struct sroce_ring sq;		/* kernel: consumer (producer too for kernel QPs) */
 	struct sroce_rq rq;		/* own RQ, unless srq */
+	/*
+	 * The SGEs of the receive WQE in use (resp.rwqe; engine owner only),
+	 * room for the most any queue the QP takes WQEs from allows:
+	 * allocated at create, not embedded, as most QPs take one or two.
+	 */
+	struct sroce_sge *rsge;
+	u32 rsge_cap;
 	bool has_rq;
 	u32 sq_max_sge;
 	u32 max_inline;
@@ -227,13 +235,12 @@ struct sroce_qp {
 	/* Counters (sroce_qp_stats.h): the engines' owner writes them. */
 	struct sroce_qp_stats stats;
 	/*
-	 * The rdma_counter the QP is bound to (ibqp.counter; sroce_stats.c),
-	 * under that counter's lock (the core's rdma_counter.lock, held
-	 * around bind, unbind and update_stats): the link in the counter's
-	 * list of QPs, and the QP's counts when it was bound.
+	 * While the QP is bound to an rdma_counter (ibqp.counter;
+	 * sroce_stats.c): its place in the counter's list and its counts when
+	 * it was bound. Under that counter's lock (the core's
+	 * rdma_counter.lock, held around bind, unbind and update_stats).
 	 */
-	struct list_head counter_link;
-	struct sroce_qp_stats counter_base;
+	struct sroce_qp_binding *binding;
 };
 
 static inline struct sroce_qp *to_sroce_qp(struct ib_qp *ibqp)

@@ -144,9 +144,11 @@ static int sroce_qp_create_queues(struct sroce_qp *qp,
 	}
 	if (qp->type == SROCE_QPT_XRC_TGT) {
 		memset(cap, 0, sizeof(*cap));
-		return 0;
-	}
-	if (!init->srq && sroce_qpt_has_recv(init->qp_type)) {
+		/* Any XRC SRQ of its domain. */
+		qp->rsge_cap = SROCE_MAX_SGE;
+	} else if (init->srq) {
+		qp->rsge_cap = to_sroce_srq(init->srq)->rq.max_sge;
+	} else if (sroce_qpt_has_recv(init->qp_type)) {
 		err = sroce_rq_init(&qp->rq, cap->max_recv_wr,
 				    max_t(u32, cap->max_recv_sge, 1), udata);
 		if (err)
@@ -155,9 +157,23 @@ static int sroce_qp_create_queues(struct sroce_qp *qp,
 		sroce_ring_info(&qp->rq.ring, &resp->rq);
 		cap->max_recv_wr = qp->rq.max_wr;
 		cap->max_recv_sge = qp->rq.max_sge;
+		qp->rsge_cap = qp->rq.max_sge;
+	}
+	if (qp->rsge_cap) {
+		qp->rsge = kcalloc(qp->rsge_cap, sizeof(*qp->rsge),
+				   sroce_user_gfp(udata));
+		if (!qp->rsge) {
+			err = -ENOMEM;
+			goto err_rq;
+		}
 	}
 	return 0;
 
+err_rq:
+	if (qp->has_rq) {
+		sroce_rq_free(&qp->rq);
+		qp->has_rq = false;
+	}
 err_swqe:
 	kvfree(qp->kptr);
 	kvfree(qp->swqe);
@@ -168,6 +184,7 @@ err_sq:
 
 static void sroce_qp_free_queues(struct sroce_qp *qp)
 {
+	kfree(qp->rsge);
 	if (qp->has_rq)
 		sroce_rq_free(&qp->rq);
 	kvfree(qp->kptr);
@@ -237,7 +254,6 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->sq_lock);
 	sroce_engine_init(qp);
 	sroce_txbatch_init(&qp->txb, &qp->stats);
-	INIT_LIST_HEAD(&qp->counter_link);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, sroce_qp_work);

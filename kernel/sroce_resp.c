@@ -251,12 +251,16 @@ static void sroce_resp_fail(struct sroce_qp *qp, u32 psn,
 static int sroce_resp_pop_wqe(struct sroce_qp *qp, u32 psn)
 {
 	struct sroce_srq *srq = sroce_resp_srq(qp);
+	struct sroce_rq *rq = srq ? &srq->rq : &qp->rq;
 	int err;
 
 	if (qp->resp.have_wqe)
 		return 0;
-	err = sroce_rq_pop(srq ? &srq->rq : &qp->rq, &qp->resp.rwqe,
-			   qp->resp.rsge);
+	/* Sized at create for every queue the QP can take from. */
+	if (WARN_ON_ONCE(rq->max_sge > qp->rsge_cap))
+		err = -EIO;
+	else
+		err = sroce_rq_pop(rq, &qp->resp.rwqe, qp->rsge);
 	if (srq)
 		qp->resp.wqe_srqn = srq->srq_num;
 	if (err == -EINVAL) {
@@ -305,7 +309,7 @@ static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
 {
 	int err;
 
-	err = sroce_sgl_copy(qp->sdev, sroce_resp_pd(qp), qp->resp.rsge,
+	err = sroce_sgl_copy(qp->sdev, sroce_resp_pd(qp), qp->rsge,
 			     qp->resp.rwqe.num_sge, qp->resp.roffset,
 			     (void *)buf, len, SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE,
 			     &qp->odp_fault);
@@ -321,7 +325,7 @@ static u64 sroce_rwqe_len(struct sroce_qp *qp)
 	u32 i;
 
 	for (i = 0; i < qp->resp.rwqe.num_sge; i++)
-		total += qp->resp.rsge[i].length;
+		total += qp->rsge[i].length;
 	return total;
 }
 

@@ -87,14 +87,24 @@ static int sroce_get_hw_stats(struct ib_device *ibdev,
  * The driver side of one rdma_counter, in sdev->counter_xa by the
  * counter's id. The core serialises bind, unbind and update_stats of a
  * counter with its counter->lock (a mutex; process context), which
- * protects all of this and each bound QP's counter_link and counter_base.
+ * protects all of this and each bound QP's binding.
  * A QP is unbound (by the core, under that lock) before it is destroyed,
  * so every QP on @qps is alive while the lock is held.
  */
 struct sroce_counter_obj {
-	struct list_head qps;
+	struct list_head qps;		/* of struct sroce_qp_binding */
 	/* What QPs since unbound counted while they were bound. */
 	u64 left[SROCE_NUM_QP_COUNTERS];
+};
+
+/*
+ * One bound QP (qp->binding): allocated at bind so that the many QPs
+ * never bound carry none of it.
+ */
+struct sroce_qp_binding {
+	struct list_head link;		/* in the counter's qps */
+	struct sroce_qp *qp;
+	struct sroce_qp_stats base;	/* the QP's counts when it was bound */
 };
 
 static struct sroce_counter_obj *sroce_counter_of(struct rdma_counter *counter)
@@ -125,45 +135,64 @@ static int sroce_counter_bind_qp(struct rdma_counter *counter,
 {
 	struct sroce_dev *sdev = to_sroce_dev(counter->device);
 	struct sroce_qp *qp = to_sroce_qp(ibqp);
+	struct sroce_qp_binding *b;
 	struct sroce_counter_obj *c;
 	unsigned int i;
 	int err;
 
+	if (WARN_ON_ONCE(qp->binding))
+		return -EINVAL;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
 	if (!counter->id) {
 		c = kzalloc(sizeof(*c), GFP_KERNEL);
-		if (!c)
-			return -ENOMEM;
+		if (!c) {
+			err = -ENOMEM;
+			goto err_binding;
+		}
 		INIT_LIST_HEAD(&c->qps);
 		err = xa_alloc_cyclic(&sdev->counter_xa, &counter->id, c,
 				      xa_limit_32b, &sdev->counter_next,
 				      GFP_KERNEL);
 		if (err < 0) {
 			kfree(c);
-			return err;
+			goto err_binding;
 		}
 	} else {
 		c = sroce_counter_of(counter);
-		if (WARN_ON_ONCE(!c))
-			return -EINVAL;
+		if (WARN_ON_ONCE(!c)) {
+			err = -EINVAL;
+			goto err_binding;
+		}
 	}
+	b->qp = qp;
 	for (i = 0; i < SROCE_NUM_QP_COUNTERS; i++)
-		qp->counter_base.v[i] = sroce_qp_stat(qp, i);
-	list_add_tail(&qp->counter_link, &c->qps);
+		b->base.v[i] = sroce_qp_stat(qp, i);
+	list_add_tail(&b->link, &c->qps);
+	qp->binding = b;
 	ibqp->counter = counter;
 	return 0;
+
+err_binding:
+	kfree(b);
+	return err;
 }
 
 static int sroce_counter_unbind_qp(struct ib_qp *ibqp)
 {
 	struct sroce_qp *qp = to_sroce_qp(ibqp);
 	struct sroce_counter_obj *c = sroce_counter_of(ibqp->counter);
+	struct sroce_qp_binding *b = qp->binding;
 	unsigned int i;
 
-	if (WARN_ON_ONCE(!c))
+	if (WARN_ON_ONCE(!c || !b))
 		return -EINVAL;
 	for (i = 0; i < SROCE_NUM_QP_COUNTERS; i++)
-		c->left[i] += sroce_qp_stat(qp, i) - qp->counter_base.v[i];
-	list_del_init(&qp->counter_link);
+		c->left[i] += sroce_qp_stat(qp, i) - b->base.v[i];
+	list_del(&b->link);
+	kfree(b);
+	qp->binding = NULL;
 	ibqp->counter = NULL;
 	return 0;
 }
@@ -171,7 +200,7 @@ static int sroce_counter_unbind_qp(struct ib_qp *ibqp)
 static int sroce_counter_update_stats(struct rdma_counter *counter)
 {
 	struct sroce_counter_obj *c = sroce_counter_of(counter);
-	struct sroce_qp *qp;
+	struct sroce_qp_binding *b;
 	unsigned int i;
 	u64 sum;
 
@@ -179,8 +208,8 @@ static int sroce_counter_update_stats(struct rdma_counter *counter)
 		return 0;	/* no QP was ever bound: all 0 */
 	for (i = 0; i < SROCE_NUM_QP_COUNTERS; i++) {
 		sum = c->left[i];
-		list_for_each_entry(qp, &c->qps, counter_link)
-			sum += sroce_qp_stat(qp, i) - qp->counter_base.v[i];
+		list_for_each_entry(b, &c->qps, link)
+			sum += sroce_qp_stat(b->qp, i) - b->base.v[i];
 		counter->stats->value[SROCE_NUM_COUNTERS + i] = sum;
 	}
 	return 0;
