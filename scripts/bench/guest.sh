@@ -395,9 +395,10 @@ scale() {	# REP
 
 # 10,000 QPs and 10,000 MRs on one device: time and kernel memory, sroce
 # against rdma_rxe.
-objs() {	# REP
-	local d k v
-	for d in sroce rxe; do
+objs() {	# REP: the order of the two devices alternates between repeats
+	local d k v order="sroce rxe"
+	[ $(($1 % 2)) = 0 ] && order="rxe sroce"
+	for d in $order; do
 		want obj_scale || continue
 		"$BUILD/bench/obj_scale" "${DEV_A[$d]}" 10000 >"$CLOG" 2>&1 ||
 			{ say "obj_scale on $d failed"; cat "$CLOG" >&2; continue; }
@@ -461,7 +462,7 @@ else
 			verbs) verbs "$r" ;;
 			udp) udp "$r"; udp_kernel "$r" ;;
 			scale) scale "$r" ;;
-			objs) [ "$r" = 1 ] && objs "$r" ;;	# 10,000 objects: once is enough
+			objs) objs "$r" ;;
 			*) say "unknown section $s"; exit 1 ;;
 			esac
 		done
