@@ -73,6 +73,7 @@
 	X(ODP_PREFETCH, "odp_prefetch")					\
 	X(ODP_FAULT_DEFERRED, "odp_fault_deferred")			\
 	X(ODP_FAULT_IN_DOORBELL, "odp_fault_in_doorbell")		\
+	X(ODP_FAULT_RNR_NAK, "odp_fault_rnr_nak")			\
 	/* UD datagrams dropped by their QP (sroce_resp_ud) */		\
 	X(DROP_UD_OVER_MTU, "rx_drop_ud_over_mtu")			\
 	X(DROP_GSI_TOO_LONG, "rx_drop_gsi_too_long")			\

@@ -46,6 +46,7 @@
 #include "sroce_pkt.h"
 #include "sroce_param.h"
 #include "bth.h"
+#include "psn.h"
 #include "qp_fsm.h"
 
 static bool inline_engines = true;
@@ -112,6 +113,7 @@ void sroce_engine_init(struct sroce_qp *qp)
 	qp->engine_defer = false;
 	qp->sirq_defer = false;
 	qp->odp_fault_pending = false;
+	qp->held_resent = false;
 	memset(&qp->odp_fault, 0, sizeof(qp->odp_fault));
 	memset(&qp->odp_fault_failed, 0, sizeof(qp->odp_fault_failed));
 }
@@ -658,9 +660,15 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 	}
 	/* A fault is waiting for process context: the caller or work item. */
 	if (softirq && READ_ONCE(qp->sirq_defer)) {
-		/* Being resolved: its resolver schedules the work item. */
-		if (READ_ONCE(qp->odp_fault_pending))
+		/*
+		 * Being resolved: its resolver schedules the work item. A
+		 * request the peer sent again meanwhile is answered now.
+		 */
+		if (READ_ONCE(qp->odp_fault_pending)) {
+			if (READ_ONCE(qp->held_resent))
+				sroce_qp_schedule(qp);
 			return;
+		}
 		if (!sroce_qp_fault_to_caller(qp))
 			sroce_qp_schedule(qp);
 		return;
@@ -808,6 +816,15 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	handoff = sroce_qp_rx_handoff(qp, pkt->mask);
+	/*
+	 * A request at or before the next one expected while the engines
+	 * wait on a fault: the peer's ACK timer ran out (epsn: a hint, the
+	 * responder looks again).
+	 */
+	if (q == &qp->rx_req && READ_ONCE(qp->sirq_defer) &&
+	    sroce_qp_reliable(qp) &&
+	    psn_resp_diff(pkt->psn, READ_ONCE(qp->resp.epsn)) <= 0)
+		WRITE_ONCE(qp->held_resent, true);
 	skb_queue_tail(q, skb);
 	if (handoff) {
 		sroce_count(sdev, SROCE_CNT_RX_HANDOFF);

@@ -28,7 +28,9 @@
  * the engines go on. So a fault delays only the QP that hit it, by the
  * time the fault takes; no packet is dropped, no RNR NAK is sent, and no
  * transport timer has to fire (neither the packets held behind a fault
- * nor a flood of retransmissions that real RNICs show can happen). The
+ * nor a flood of retransmissions that real RNICs show can happen). Only
+ * a request its requester sends again, once a fault outlasts its ACK
+ * timeout, gets an RNR NAK (sroce_resp_held_resent()). The
  * mapping lives in the umem: every QP that later touches the page finds
  * it mapped.
  *

@@ -177,10 +177,14 @@ struct sroce_qp {
 	 * of, or the work item). Under engine_lock: odp_fault_pending while a
 	 * noted fault is resolved outside the engines (sroce_exec.c), and
 	 * odp_fault_failed, one that could not be, handed back to the engines.
+	 * held_resent (READ/WRITE_ONCE): set by the receive softirq when a
+	 * request comes again while the engines wait on a fault, cleared by
+	 * the responder, which answers it (sroce_resp_held_resent()).
 	 */
 	bool engine_defer;
 	bool sirq_defer;
 	bool odp_fault_pending;
+	bool held_resent;
 	struct sroce_odp_fault odp_fault;
 	struct sroce_odp_fault odp_fault_failed;
 

@@ -31,6 +31,8 @@
 #include "sroce_trace.h"
 
 #define SROCE_RESP_BUDGET	64
+/* The least RNR wait asked of a requester whose request waits on a fault. */
+#define SROCE_FAULT_RNR_NS	(10 * NSEC_PER_MSEC)
 #define SROCE_GRH_LEN		40
 
 /*
@@ -1249,6 +1251,52 @@ void sroce_resp_flush(struct sroce_qp *qp)
 	}
 }
 
+/*
+ * The peer sent requests again while @held, the next request, waits on
+ * an ODP fault (qp->held_resent): its ACK timer ran out, and a fault may
+ * take as long as the process likes (a page of a FUSE file, userfaultfd).
+ * The copies of @held are dropped and answered with an RNR NAK of its
+ * PSN, as an RNIC answers a request that meets a page fault (mlx5 does):
+ * the requester waits, then sends again, using its rnr_retry rather than
+ * its transport retries, so a fault that outlasts retry_cnt ACK timeouts
+ * does not break the connection. The wait asked is at least
+ * SROCE_FAULT_RNR_NS, so a long fault costs a packet or two per QP
+ * every 10 ms, not a flood (R5.3). SEND and WRITE only: READ and ATOMIC
+ * have no RNR NAK. Owner.
+ */
+static void sroce_resp_held_resent(struct sroce_qp *qp, struct sk_buff *held)
+{
+	const struct sroce_pkt *hp = sroce_pkt_c(held);
+	struct sk_buff_head *q = &qp->rx_req;
+	struct sk_buff *skb, *tmp;
+	struct sk_buff_head copies;
+	unsigned long flags;
+	u64 ns;
+
+	WRITE_ONCE(qp->held_resent, false);
+	if (!sroce_qp_reliable(qp) || hp->psn != qp->resp.epsn ||
+	    !(hp->mask & (SROCE_M_SEND | SROCE_M_WRITE)))
+		return;
+	__skb_queue_head_init(&copies);
+	spin_lock_irqsave(&q->lock, flags);
+	skb_queue_walk_safe(q, skb, tmp) {
+		if (skb != held && sroce_pkt_c(skb)->psn == hp->psn) {
+			__skb_unlink(skb, q);
+			__skb_queue_tail(&copies, skb);
+		}
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (skb_queue_empty(&copies))
+		return;
+	sroce_count_add(qp->sdev, SROCE_CNT_DUP_REQ, skb_queue_len(&copies));
+	__skb_queue_purge(&copies);
+	ns = max(sroce_rnr_timer_ns(qp->attr.min_rnr_timer), SROCE_FAULT_RNR_NS);
+	sroce_resp_send_ack(qp, hp->psn,
+			    sroce_aeth_syn_rnr(sroce_rnr_code_for_ns(ns)));
+	sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+	sroce_count(qp->sdev, SROCE_CNT_ODP_FAULT_RNR_NAK);
+}
+
 bool sroce_resp_run(struct sroce_qp *qp)
 {
 	int budget = SROCE_RESP_BUDGET;
@@ -1293,6 +1341,8 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		if (sroce_qp_deferred(qp)) {
 			/* Not executed: first again, in process context */
 			skb_queue_head(&qp->rx_req, skb);
+			if (READ_ONCE(qp->held_resent))
+				sroce_resp_held_resent(qp, skb);
 			break;
 		}
 		sroce_qp_count(qp, SROCE_QCNT_RX_PKTS, 1);

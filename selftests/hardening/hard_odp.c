@@ -29,7 +29,9 @@
  * region); a fault on memory registered with userfaultfd, with no
  * thread answering, neither hangs the QP nor destroy_qp / dereg_mr; and
  * one on a file of a stopped FUSE daemon holds neither query_qp,
- * modify_qp nor destroy_qp, and dereg_mr only until the daemon goes on.
+ * modify_qp nor destroy_qp, and dereg_mr only until the daemon goes on;
+ * a WRITE into such a page outlives its requester's ACK timeouts (the
+ * responder answers its copies with RNR NAKs).
  *
  * hardening/odp.sh runs this, then checks that no task is left in D state,
  * that slab and vmalloc use are back near the baseline and the kernel log.
@@ -80,7 +82,7 @@ static const char *const op_name[] = { "WRITE", "READ", "FETCH_ADD", "SEND" };
 
 enum kind {
 	K_MUNMAP, K_DONTNEED, K_FORK, K_MPROTECT, K_DEREG, K_DESTROY_B,
-	K_DESTROY_A, K_EXIT,
+	K_DESTROY_A, K_EXIT, K_SLOW_FAULT,
 };
 
 struct ho {
@@ -227,6 +229,16 @@ static void ho_setup(struct ho *h, enum kind kind, int implicit)
 		h->cfg.timeout = dp_time_scale > 1 ? 16 : 12;
 		h->cfg.retry_cnt = 1;
 		h->cfg.rnr_retry = 1;
+		h->cfg.min_rnr_timer = 1;
+	}
+	if (kind == K_SLOW_FAULT) {
+		/*
+		 * A's retries run out after 3 ACK timeouts of 67 ms (268 ms
+		 * on the debug kernel), T..4T each: far less than the fault.
+		 * B's min_rnr_timer is the shortest, 0.01 ms.
+		 */
+		h->cfg.timeout = dp_time_scale > 1 ? 16 : 14;
+		h->cfg.retry_cnt = 2;
 		h->cfg.min_rnr_timer = 1;
 	}
 	pthread_mutex_init(&h->lock, NULL);
@@ -1509,6 +1521,80 @@ static void test_fuse(const struct dp_case *c)
 	ho_teardown(&h);
 }
 
+/*
+ * A WRITE from A into B's ODP page of a FUSE file whose daemon is stopped
+ * for far longer than A's ACK timeouts allow (K_SLOW_FAULT). A sends the
+ * WRITE again when its timer runs out; B, still waiting on the fault,
+ * answers that copy with an RNR NAK (odp_fault_rnr_nak), and A waits on
+ * its rnr_retry (7: for ever), not on retry_cnt. Once the daemon goes on,
+ * the WRITE completes and its bytes are in the page (R5.2, R2.2, R2.4),
+ * as on mlx5, whose responder answers a page fault with an RNR NAK.
+ */
+static void test_fuse_slow(const struct dp_case *c)
+{
+	struct fuse_file ff = {
+		.name = "sroce_fuse", .len = FUSE_FILE_LEN, .byte = fuse_byte,
+		.max_readahead = 128 * KiB,
+	};
+	const size_t off = FUSE_FILE_LEN / 2, len = 256;
+	uint64_t naks, rnr0, exc0, t0, stop_ms = 2000 * dp_time_scale;
+	unsigned char *fp, *a;
+	int n;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	size_t k;
+	struct ho h;
+
+	ho_setup(&h, K_SLOW_FAULT, 0);
+	fuse_file_start(&ff);
+	fp = ff.map;
+	CHECK(mr = ibv_reg_mr(h.d[1].pd, fp, FUSE_FILE_LEN, ODP_ACCESS),
+	      "reg_mr ODP over the FUSE file: %s", strerror(errno));
+	a = h.p.a.buf.p + A_DST(0);
+	for (k = 0; k < len; k++)
+		a[k] = dp_pat(k, 77);
+	/* B's work item meets the fault: no post_send sleeps on it. */
+	dp_param_set("inline_engines", "N");
+	rnr0 = dp_counter(&h.d[1], "odp_fault_rnr_nak");
+	exc0 = dp_counter(&h.d[0], "retry_exceeded");
+	CHECK(!kill(ff.daemon, SIGSTOP), "SIGSTOP");
+	usleep(100000);
+	{
+		struct ibv_sge sg = { (uintptr_t)a, len, h.p.a.buf.mr->lkey };
+		struct ibv_send_wr w = {
+			.wr_id = 1, .sg_list = &sg, .num_sge = 1,
+			.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+		};
+
+		w.wr.rdma.remote_addr = (uintptr_t)fp + off;
+		w.wr.rdma.rkey = mr->rkey;
+		dp_post_send(&h.p.a, &w);
+	}
+	/* Nothing may fail before the daemon goes on: exit would wait too. */
+	t0 = dp_now_ms();
+	while (!(n = ibv_poll_cq(h.p.a.scq, 1, &wc)) && dp_now_ms() - t0 < stop_ms)
+		usleep(1000);
+	naks = dp_counter(&h.d[1], "odp_fault_rnr_nak") - rnr0;
+	CHECK(!kill(ff.daemon, SIGCONT), "SIGCONT");
+	CHECK(n == 0, "A's WRITE completed (%s) while the daemon was stopped, "
+	      "after %llu ms; B sent %llu RNR NAKs", n > 0 ?
+	      ibv_wc_status_str(wc.status) : "poll_cq failed",
+	      (unsigned long long)(dp_now_ms() - t0), (unsigned long long)naks);
+	NOTE("daemon stopped %llu ms: no completion; B sent %llu RNR NAKs for the held WRITE",
+	     (unsigned long long)stop_ms, (unsigned long long)naks);
+	CHECK(naks >= 1, "B sent no RNR NAK while A's WRITE waited on its fault");
+	dp_poll(h.p.a.scq, &wc, DP_TIMEOUT_MS, "WRITE after the daemon went on");
+	dp_check_wc(&wc, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, 1,
+		    h.p.a.qp->qp_num, "WRITE held by a slow fault");
+	CHECK(dp_counter(&h.d[0], "retry_exceeded") == exc0,
+	      "A's transport retries ran out");
+	for (k = 0; k < len; k++)
+		CHECK(fp[off + k] == dp_pat(k, 77), "byte %zu of the WRITE", k);
+	CHECK(!ibv_dereg_mr(mr), "dereg the FUSE file's MR: %s", strerror(errno));
+	fuse_file_stop(&ff);
+	ho_teardown(&h);
+}
+
 static const struct dp_case cases[] = {
 	{ "munmap_explicit", test_threaded, IBV_QPT_RC, 4, K_MUNMAP, 0 },
 	{ "munmap_implicit", test_threaded, IBV_QPT_RC, 4, K_MUNMAP, 1 },
@@ -1535,6 +1621,7 @@ static const struct dp_case cases[] = {
 	{ "uffd_implicit", test_uffd, IBV_QPT_RC, 4, 0, 1 },
 	{ "fuse_stopped_explicit", test_fuse, IBV_QPT_RC, 4, 0, 0 },
 	{ "fuse_stopped_implicit", test_fuse, IBV_QPT_RC, 4, 0, 1 },
+	{ "fuse_slow_write_explicit", test_fuse_slow, IBV_QPT_RC, 4, 0, 0 },
 };
 
 int main(int argc, char **argv)

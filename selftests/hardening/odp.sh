@@ -5,7 +5,9 @@
 # READ, FETCH_ADD and SEND at an explicit or an implicit ODP MR while the
 # process munmaps, MADV_DONTNEEDs, forks over, mprotects or deregisters
 # it, destroys a QP or exits; plus implicit children freed after munmap
-# and a userfaultfd-held fault. Afterwards: no task in D state, slab and
+# a userfaultfd-held fault, and FUSE-held faults (verbs while the daemon
+# is stopped; a WRITE that outlives its requester's ACK timeouts, RNR
+# NAKed). Afterwards: no task in D state, slab and
 # vmalloc use back near the baseline, no kernel report.
 # Run one case alone: odp.sh -t <name>; list them: odp.sh -l.
 . "$(dirname "$0")/../errors/err_lib.sh"
