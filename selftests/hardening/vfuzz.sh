@@ -50,27 +50,16 @@ res_counts() {
 	rdma res show 2>/dev/null | tr -s ' ' | sed 's/^[0-9]*: //' |
 		awk '{ for (i = 2; i < NF; i += 2) print $1, $i, $(i + 1) }'
 }
-# CPU jiffies (utime + stime) of all kernel workers alive now, by pid.
-kworker_jiffies() {
-	local s
-	for s in /proc/[0-9]*/stat; do
-		read -r line 2>/dev/null <"$s" || continue
-		case $line in
-		*"(kworker"*|*"(ksoftirqd"*) ;;
-		*) continue ;;
-		esac
-		# comm may hold spaces: fields after the ") ".
-		line=${line#*) }
-		read -r -a f <<<"$line"
-		echo "${s//[^0-9]/} $((f[11] + f[12]))"
-	done
-}
 # "pid jiffies comm" (utime + stime) of every task alive now.
 task_jiffies() {
 	awk '{ c = $0; sub(/^[^(]*\(/, "", c); sub(/\) .*/, "", c)
 		r = $0; sub(/^.*\) /, "", r); split(r, f, " ")
 		print FILENAME, f[12] + f[13], c }' /proc/[0-9]*/stat 2>/dev/null |
 		sed 's|^/proc/\([0-9]*\)/stat|\1|'
+}
+# "pid jiffies" of all kernel workers alive now.
+kworker_jiffies() {
+	task_jiffies | awk '$3 ~ /^(kworker|ksoftirqd)/ { print $1, $2 }'
 }
 # Busy (user, nice, system, irq, softirq, steal) and all jiffies of all
 # CPUs into the variables named $1 and $2. No fork: under the debug
