@@ -283,6 +283,13 @@ static int sroce_resp_pop_wqe(struct sroce_qp *qp, u32 psn)
 	return 0;
 }
 
+/* An RNR NAK of @psn, asking for a wait of @timer_code (R2.4). */
+static void sroce_resp_rnr_nak(struct sroce_qp *qp, u32 psn, u8 timer_code)
+{
+	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_rnr(timer_code));
+	sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+}
+
 /*
  * A SEND or WRITE with immediate found no receive WQE. UC drops the
  * message (R3.7); RC answers RNR NAK with its min_rnr_timer (R2.4).
@@ -296,8 +303,7 @@ static bool sroce_resp_no_wqe(struct sroce_qp *qp, const struct sroce_pkt *pkt)
 		sroce_count(qp->sdev, SROCE_CNT_UC_MSG_DROPPED);
 		return true;
 	}
-	sroce_resp_send_ack(qp, pkt->psn, sroce_aeth_syn_rnr(qp->attr.min_rnr_timer));
-	sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+	sroce_resp_rnr_nak(qp, pkt->psn, qp->attr.min_rnr_timer);
 	/*
 	 * The requester goes back to this PSN after its RNR wait: the
 	 * packets behind it are dropped without a sequence NAK (R2.4, R2.5).
@@ -1291,9 +1297,7 @@ static void sroce_resp_held_resent(struct sroce_qp *qp, struct sk_buff *held)
 	sroce_count_add(qp->sdev, SROCE_CNT_DUP_REQ, skb_queue_len(&copies));
 	__skb_queue_purge(&copies);
 	ns = max(sroce_rnr_timer_ns(qp->attr.min_rnr_timer), SROCE_FAULT_RNR_NS);
-	sroce_resp_send_ack(qp, hp->psn,
-			    sroce_aeth_syn_rnr(sroce_rnr_code_for_ns(ns)));
-	sroce_count(qp->sdev, SROCE_CNT_RNR_NAK_SENT);
+	sroce_resp_rnr_nak(qp, hp->psn, sroce_rnr_code_for_ns(ns));
 	sroce_count(qp->sdev, SROCE_CNT_ODP_FAULT_RNR_NAK);
 }
 
