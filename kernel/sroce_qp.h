@@ -85,10 +85,10 @@ struct sroce_qp_attr {
 /*
  * Packets a QP's receive queue (rx_req or rx_resp) holds while its engines
  * are busy elsewhere; more are dropped, as a NIC drops what its buffers
- * cannot take, and the peer's retransmission recovers them. Four send
- * windows, so that a peer within its window never meets it.
+ * cannot take, and the peer's retransmission recovers them. One full send
+ * window, so that a peer within its window never meets it.
  */
-#define SROCE_MAX_RX_QUEUE	(4 * SROCE_WIN_MAX)
+#define SROCE_MAX_RX_QUEUE	SROCE_WIN_MAX
 
 struct sroce_qp {
 	struct ib_qp ibqp;

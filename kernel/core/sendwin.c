@@ -5,7 +5,7 @@
 
 void sroce_sendwin_init(struct sroce_sendwin *w)
 {
-	w->cwnd = SROCE_WIN_MAX;
+	w->cwnd = SROCE_WIN_INIT;
 	w->ssthresh = SROCE_WIN_MAX;
 	w->acc = 0;
 	w->recover = 0;

@@ -25,8 +25,19 @@
 
 #include "core_types.h"
 
-/* Unacknowledged PSNs a requester may ever have outstanding. */
-#define SROCE_WIN_MAX		512
+/*
+ * Unacknowledged PSNs a requester may ever have outstanding. A READ takes
+ * one PSN per response packet, so this also bounds the READ responses on
+ * the way: 2048 fit the 128 READs of 64 KiB that max_qp_rd_atom allows at
+ * path MTU 4096.
+ */
+#define SROCE_WIN_MAX		2048
+/*
+ * A new connection's window. It knows nothing of the path yet, and a loss
+ * in the first window costs the whole window: slow start opens it to the
+ * cap once a window's worth is acknowledged.
+ */
+#define SROCE_WIN_INIT		512
 /* The window never closes below this (so ACKs keep coming). */
 #define SROCE_WIN_MIN		8
 
@@ -38,7 +49,7 @@ struct sroce_sendwin {
 	bool recovering; /* acknowledgments have not reached @recover yet */
 };
 
-/* A new connection (or reset): the full window, as before any loss. */
+/* A new connection (or reset): SROCE_WIN_INIT, slow start to the cap. */
 void sroce_sendwin_init(struct sroce_sendwin *w);
 
 /*

@@ -7,14 +7,21 @@
 #include "harness.h"
 #include "sendwin.h"
 
-TEST(starts_at_the_cap)
+TEST(slow_start_to_the_cap)
 {
 	struct sroce_sendwin w;
 
 	sroce_sendwin_init(&w);
-	ASSERT_EQ(w.cwnd, SROCE_WIN_MAX);
-	sroce_sendwin_acked(&w, 0, 1000);
+	ASSERT_EQ(w.cwnd, SROCE_WIN_INIT);
+	ASSERT_EQ(w.ssthresh, SROCE_WIN_MAX);
+	ASSERT_TRUE(SROCE_WIN_INIT < SROCE_WIN_MAX);
+	/* one more PSN per PSN acknowledged */
+	sroce_sendwin_acked(&w, 0, SROCE_WIN_INIT);
+	ASSERT_EQ(w.cwnd, 2 * SROCE_WIN_INIT);
+	sroce_sendwin_acked(&w, SROCE_WIN_INIT, 100000);
 	ASSERT_EQ(w.cwnd, SROCE_WIN_MAX);	/* never above the cap */
+	sroce_sendwin_acked(&w, 100000, 200000);
+	ASSERT_EQ(w.cwnd, SROCE_WIN_MAX);
 }
 
 /* seed-rules R2.5: each new loss episode halves, down to the floor */
@@ -26,8 +33,8 @@ TEST(nak_halves_to_the_floor)
 
 	sroce_sendwin_init(&w);
 	ASSERT_TRUE(sroce_sendwin_nak(&w, psn, psn + 10));
-	ASSERT_EQ(w.cwnd, SROCE_WIN_MAX / 2);
-	ASSERT_EQ(w.ssthresh, SROCE_WIN_MAX / 2);
+	ASSERT_EQ(w.cwnd, SROCE_WIN_INIT / 2);
+	ASSERT_EQ(w.ssthresh, SROCE_WIN_INIT / 2);
 	for (i = 0; i < 20; i++) {
 		/* everything sent at the last reduction acknowledged */
 		sroce_sendwin_acked(&w, psn, psn + 10);
@@ -51,7 +58,7 @@ TEST(one_reduction_per_episode)
 	sroce_sendwin_init(&w);
 	ASSERT_TRUE(sroce_sendwin_nak(&w, 1000, 1200));	/* sent up to 1199 */
 	c = w.cwnd;
-	ASSERT_EQ(c, SROCE_WIN_MAX / 2);
+	ASSERT_EQ(c, SROCE_WIN_INIT / 2);
 	/* the same PSN again, a later PSN of the window, its last PSN */
 	ASSERT_FALSE(sroce_sendwin_nak(&w, 1000, 1250));
 	sroce_sendwin_acked(&w, 1000, 1050);
@@ -78,11 +85,11 @@ TEST(episode_across_psn_wrap)
 	sroce_sendwin_init(&w);
 	ASSERT_TRUE(sroce_sendwin_nak(&w, 0xfffff0, 0x000010));
 	ASSERT_FALSE(sroce_sendwin_nak(&w, 0x000008, 0x000020));
-	ASSERT_EQ(w.cwnd, SROCE_WIN_MAX / 2);
+	ASSERT_EQ(w.cwnd, SROCE_WIN_INIT / 2);
 	sroce_sendwin_acked(&w, 0x000008, 0x000010);
 	ASSERT_FALSE(w.recovering);
 	ASSERT_TRUE(sroce_sendwin_nak(&w, 0x000010, 0x000030));
-	ASSERT_EQ(w.cwnd, SROCE_WIN_MAX / 4);
+	ASSERT_EQ(w.cwnd, SROCE_WIN_INIT / 4);
 }
 
 /* A timeout always reduces, and opens an episode for the NAKs after it. */
@@ -125,12 +132,12 @@ TEST(timeout_restarts_small)
 	sroce_sendwin_init(&w);
 	sroce_sendwin_timeout(&w, 500);
 	ASSERT_EQ(w.cwnd, SROCE_WIN_MIN);
-	ASSERT_EQ(w.ssthresh, SROCE_WIN_MAX / 2);
+	ASSERT_EQ(w.ssthresh, SROCE_WIN_INIT / 2);
 	/* slow start up to ssthresh, not beyond it */
 	sroce_sendwin_acked(&w, 0, 10);
 	ASSERT_EQ(w.cwnd, SROCE_WIN_MIN + 10);
 	sroce_sendwin_acked(&w, 10, 10010);
-	ASSERT_EQ(w.cwnd, SROCE_WIN_MAX / 2);
+	ASSERT_EQ(w.cwnd, SROCE_WIN_INIT / 2);
 }
 
 /* Above ssthresh: one PSN more per window's worth acknowledged. */
