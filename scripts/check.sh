@@ -6,8 +6,9 @@
 # test's short form (scripts/vm/two-vms.sh; SROCE_TWOVM=0 leaves it out),
 # the kernel matrix: the core subset on Debian 12's kernel and on the
 # newest Debian kernel (scripts/matrix/matrix.sh; SROCE_MATRIX=0 leaves it
-# out), then the debug-kernel lane: the tests tagged "debug" and
-# "debug-only" on a kernel with KASAN, lockdep, kmemleak...
+# out), then the debug-kernel lane: the tests tagged "debug" on a kernel
+# with KASAN, lockdep, kmemleak... (the "debug-only" and "debug-full" ones
+# run in make debug-lane)
 # (scripts/debug-lane.sh; SROCE_DEBUG_LANE=0 leaves it out). Ends with one
 # line "N passed, N failed". T="FILTER..." runs only those guest
 # selftests, TARGET=rxe runs them against rdma_rxe (selftests/run_guest.sh).
@@ -198,7 +199,7 @@ fi
 
 debug_ktaps=()
 if [ "$lane" = 1 ]; then
-	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug and debug-only)"
+	log "debug-kernel lane (KASAN, lockdep, kmemleak...: the tests tagged debug; make debug-lane runs debug-only and debug-full too)"
 	if [ $build_ok = 1 ]; then
 		wait "$dk_pid"	# its failure shows again in debug-lane.sh
 		"$SROCE_TOP/scripts/debug-lane.sh" -j "$guests" >"$res/debug-lane.log" 2>&1
