@@ -5,10 +5,10 @@
  * sroce_qp_deliver() queues every packet that passed the device and QP
  * checks (ICRC, state, transport, P_Key) on the QP's rx_req or rx_resp
  * list for its engines, before any PSN check; a packet that finds
- * SROCE_MAX_RX_QUEUE (one send window, SROCE_WIN_MAX = 2048) already queued is dropped
- * and counted (rx_drop_queue_full). The lists drain at once while the
- * engines run inline in the receive softirq; they grow only while nobody
- * can run the engines.
+ * SROCE_MAX_RX_QUEUE (one send window, SROCE_WIN_MAX = 2048) already
+ * queued is dropped and counted (rx_drop_queue_full). The lists drain at
+ * once while the engines run inline in the receive softirq; they grow
+ * only while nobody can run the engines.
  *
  * RC_flood_out_of_sequence makes them grow: with inline_engines off every
  * engine run goes to the QP's work item, queued on the CPU of the receive
