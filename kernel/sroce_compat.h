@@ -455,4 +455,20 @@ static inline struct ib_device *sroce_ib_device_get_by_name(const char *name)
 }
 #endif
 
+/*
+ * 6.6: the page pool's interface is <net/page_pool/helpers.h>. 6.7: every
+ * pool hands out page fragments; before it, only one created with
+ * PP_FLAG_PAGE_FRAG.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#include <net/page_pool/helpers.h>
+#else
+#include <net/page_pool.h>
+#endif
+#ifdef PP_FLAG_PAGE_FRAG
+#define SROCE_PP_FLAG_FRAG PP_FLAG_PAGE_FRAG
+#else
+#define SROCE_PP_FLAG_FRAG 0
+#endif
+
 #endif /* SROCE_COMPAT_H */

@@ -12,6 +12,7 @@
 #include "sroce_crc.h"
 #include "sroce_net.h"
 #include "sroce_odp.h"
+#include "sroce_txpool.h"
 #include "sroce_work.h"
 #include "qp_fsm.h"
 
@@ -91,9 +92,12 @@ static int __init sroce_init(void)
 	err = sroce_odp_module_init();
 	if (err)
 		goto err_qp_exit;
-	err = sroce_net_init();
+	err = sroce_txpool_init();
 	if (err)
 		goto err_odp_exit;
+	err = sroce_net_init();
+	if (err)
+		goto err_txpool_exit;
 	err = register_netdevice_notifier(&sroce_netdev_nb);
 	if (err)
 		goto err_net_exit;
@@ -103,6 +107,8 @@ static int __init sroce_init(void)
 
 err_net_exit:
 	sroce_net_exit();
+err_txpool_exit:
+	sroce_txpool_exit();
 err_odp_exit:
 	sroce_odp_module_exit();
 err_qp_exit:
@@ -118,6 +124,7 @@ static void __exit sroce_exit(void)
 	unregister_netdevice_notifier(&sroce_netdev_nb);
 	sroce_dev_unregister_all();
 	sroce_net_exit();
+	sroce_txpool_exit();
 	sroce_odp_module_exit();
 	sroce_crc_module_exit();
 	sroce_fault_module_exit();

@@ -41,6 +41,7 @@
 #include "sroce_fault.h"
 #include "sroce_netns.h"
 #include "sroce_qp_stats.h"
+#include "sroce_txpool.h"
 #include "sroce_xmit.h"
 #include "bth.h"
 #include "icrc.h"
@@ -72,7 +73,8 @@ u16 sroce_udp_sport(u32 lqpn, u32 rqpn)
  * Returns an skb whose data is @ib_len bytes at skb->data (uninitialised:
  * the caller writes BTH .. pad; sroce_net_xmit writes the ICRC), with
  * headroom for the link, IP and UDP headers; NULL if out of memory.
- * Any context (GFP_ATOMIC).
+ * A large packet's data is on a recycled page (sroce_txpool.c). Any
+ * context (GFP_ATOMIC).
  */
 struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
 				    const struct sroce_av *av,
@@ -80,12 +82,15 @@ struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
 {
 	struct net_device *ndev = sdev->ndev;
 	bool v6 = av->network_type == RDMA_NETWORK_IPV6;
-	unsigned int head;
+	unsigned int head, size;
 	struct sk_buff *skb;
 
 	head = LL_RESERVED_SPACE(ndev) + sizeof(struct udphdr) +
 	       (v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr));
-	skb = alloc_skb(head + ib_len + ndev->needed_tailroom, GFP_ATOMIC);
+	size = head + ib_len + ndev->needed_tailroom;
+	skb = sroce_txpool_skb(size);
+	if (!skb)
+		skb = alloc_skb(size, GFP_ATOMIC);
 	if (unlikely(!skb))
 		return NULL;
 	skb_reserve(skb, head);

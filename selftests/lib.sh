@@ -77,7 +77,8 @@ sroce_devices() {
 dev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
 dev_gone() { ! dev_exists "$1"; }
 
-# Two namespaces joined by a veth pair: veth_a in $NS_A, veth_b in $NS_B.
+# Two namespaces joined by a veth pair: veth_a in $NS_A, veth_b in $NS_B,
+# both at MTU $TOPO_MTU (1500 unless the test sets it).
 topo_up() {
 	topo_down
 	ip netns add $NS_A && ip netns add $NS_B || return 1
@@ -86,6 +87,8 @@ topo_up() {
 	ip -n $NS_B addr add $IP4_B/24 dev veth_b
 	ip -n $NS_A addr add $IP6_A/64 dev veth_a nodad
 	ip -n $NS_B addr add $IP6_B/64 dev veth_b nodad
+	ip -n $NS_A link set veth_a mtu "${TOPO_MTU:-1500}" || return 1
+	ip -n $NS_B link set veth_b mtu "${TOPO_MTU:-1500}" || return 1
 	ip -n $NS_A link set lo up
 	ip -n $NS_B link set lo up
 	ip -n $NS_A link set veth_a up

@@ -18,6 +18,11 @@
 # alone in the full debug-kernel lane (make debug-lane).
 . "$(dirname "$0")/../datapath/dp_lib.sh"
 
+# Path MTU 4096: the traffic's large packets are skbs on the transmit
+# pool's pages (kernel/sroce_txpool.c), and its UD messages and ACKs are
+# kmalloc'd ones; both kinds are in flight when a round strikes.
+TOPO_MTU=9000
+
 ROUNDS=(kill_clients kill_servers link_del netdev_del netns_del rmmod)
 [ $# -gt 0 ] && ROUNDS=("$@")
 PIDS=()
