@@ -8,9 +8,10 @@
 # Run one case alone: jumbo.sh -t <name>; list them: jumbo.sh -l.
 . "$(dirname "$0")/dp_lib.sh"
 
-TOPO_MTU=9000
+export TOPO_MTU=9000
 
 # Both ports offer path MTU 4096, which the programs connect with.
+# shellcheck disable=SC2317  # dp_run calls it (DP_UP_CHECK)
 active_4096() {
 	local d
 	for d in "$DEV_A" "$DEV_B"; do
@@ -20,6 +21,4 @@ active_4096() {
 		}
 	done
 }
-DP_UP_CHECK=active_4096
-
-dp_prog rdma_rw "$@"
+DP_UP_CHECK=active_4096 dp_prog rdma_rw "$@"

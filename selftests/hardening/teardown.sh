@@ -21,22 +21,43 @@
 # Path MTU 4096: the traffic's large packets are skbs on the transmit
 # pool's pages (kernel/sroce_txpool.c), and its UD messages and ACKs are
 # kmalloc'd ones; both kinds are in flight when a round strikes.
-TOPO_MTU=9000
+export TOPO_MTU=9000
 
 ROUNDS=(kill_clients kill_servers link_del netdev_del netns_del rmmod)
 [ $# -gt 0 ] && ROUNDS=("$@")
-PIDS=()
 
-# One perftest pair in the background: server on A, client on B.
+# The traffic, one perftest pair per line: port, tool and its arguments.
+FLOWS=(
+	"18700 ib_write_bw -c RC -s 65536"
+	"18701 ib_write_bw -c RC -s 65536 --odp"
+	"18702 ib_send_bw -c UC -s 4096"
+	"18703 ib_send_bw -c UD -s 1024"
+	"18704 ib_read_bw -c RC -s 65536"
+)
+
+# Every flow in the background, servers on A and clients on B. All the
+# servers listen before any client starts, so that every flow runs for
+# most of the others' time; a server may take a minute to start, four on
+# the debug kernel (SROCE_TIME_SCALE).
 traffic() {
-	local port=$1 tool=$2 ga gb
-	shift 2
+	local ga gb f
+	local -a w
 	ga=$(gid_index "$DEV_A" "$A4") gb=$(gid_index "$DEV_B" "$B4")
-	$NS_EXEC_A "$tool" -d "$DEV_A" -x "$ga" -p "$port" -D 60 "$@" >/dev/null 2>&1 &
-	SERVERS+=($!)
-	wait_for 20 dp_listening "$NS_EXEC_A" "$port" || { info "$tool $* did not listen"; return 1; }
-	$NS_EXEC_B "$tool" -d "$DEV_B" -x "$gb" -p "$port" -D 60 "$@" "$A4" >/dev/null 2>&1 &
-	CLIENTS+=($!)
+	for f in "${FLOWS[@]}"; do
+		read -r -a w <<<"$f"
+		$NS_EXEC_A "${w[1]}" -d "$DEV_A" -x "$ga" -p "${w[0]}" -D 60 "${w[@]:2}" >/dev/null 2>&1 &
+		SERVERS+=($!)
+	done
+	for f in "${FLOWS[@]}"; do
+		read -r -a w <<<"$f"
+		wait_for 60 dp_listening "$NS_EXEC_A" "${w[0]}" ||
+			{ info "${w[*]:1} did not listen"; return 1; }
+	done
+	for f in "${FLOWS[@]}"; do
+		read -r -a w <<<"$f"
+		$NS_EXEC_B "${w[1]}" -d "$DEV_B" -x "$gb" -p "${w[0]}" -D 60 "${w[@]:2}" "$A4" >/dev/null 2>&1 &
+		CLIENTS+=($!)
+	done
 }
 
 # Every PID given gone within 30 s; SIGKILL at 10 s.
@@ -64,11 +85,7 @@ round() {
 	local what=$1
 	SERVERS=() CLIENTS=()
 	dp_up
-	traffic 18700 ib_write_bw -c RC -s 65536 || fail "$what: RC traffic"
-	traffic 18701 ib_write_bw -c RC -s 65536 --odp || fail "$what: ODP traffic"
-	traffic 18702 ib_send_bw -c UC -s 4096 || fail "$what: UC traffic"
-	traffic 18703 ib_send_bw -c UD -s 1024 || fail "$what: UD traffic"
-	traffic 18704 ib_read_bw -c RC -s 65536 || fail "$what: READ traffic"
+	traffic || fail "$what: traffic did not start"
 	sleep 3
 	info "$what under traffic: rx_pkts of B $(rdma statistic show link "$DEV_B/1" | grep -o 'rx_pkts [0-9]*')"
 	case $what in
