@@ -60,6 +60,10 @@ traffic() {
 	done
 }
 
+# B's port counter rx_pkts, and whether the traffic has begun.
+rx_pkts_b() { rdma statistic show link "$DEV_B/1" | grep -o 'rx_pkts [0-9]*' | cut -d' ' -f2; }
+traffic_flows() { [ "$(rx_pkts_b)" -ge 1000 ]; }
+
 # Every PID given gone within 30 s; SIGKILL at 10 s.
 all_gone() {
 	local end=$((SECONDS + 30)) killed=0 p left
@@ -86,8 +90,11 @@ round() {
 	SERVERS=() CLIENTS=()
 	dp_up
 	traffic || fail "$what: traffic did not start"
+	# The clients' start-up takes seconds (longer on the debug kernel):
+	# strike only once packets flow.
+	wait_for 30 traffic_flows || fail "$what: B received $(rx_pkts_b) packets in 30 s"
 	sleep 3
-	info "$what under traffic: rx_pkts of B $(rdma statistic show link "$DEV_B/1" | grep -o 'rx_pkts [0-9]*')"
+	info "$what under traffic: rx_pkts of B $(rx_pkts_b)"
 	case $what in
 	kill_clients) kill -9 "${CLIENTS[@]}" ;;
 	kill_servers) kill -9 "${SERVERS[@]}" ;;
