@@ -62,6 +62,7 @@ traffic() {
 
 # B's port counter rx_pkts, and whether the traffic has begun.
 rx_pkts_b() { rdma statistic show link "$DEV_B/1" | grep -o 'rx_pkts [0-9]*' | cut -d' ' -f2; }
+# shellcheck disable=SC2317  # wait_for calls it
 traffic_flows() { [ "$(rx_pkts_b)" -ge 1000 ]; }
 
 # Every PID given gone within 30 s; SIGKILL at 10 s.
