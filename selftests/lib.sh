@@ -54,6 +54,11 @@ wait_for() {
 
 sroce_loaded() { [ -d /sys/module/sroce ]; }
 
+# hw_counter DEV NAME: one port counter, from sysfs.
+hw_counter() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
+# counter_ge DEV NAME VALUE: the counter has reached VALUE.
+counter_ge() { [ "$(hw_counter "$1" "$2")" -ge "$3" ]; }
+
 sroce_load() {
 	sroce_loaded && return 0
 	modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel || return 1

@@ -11,8 +11,7 @@
 # as sroce gives it, IPv4 then assumes the destination is on link.)
 . "$(dirname "$0")/dp_lib.sh"
 
-hw() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
-grew() { [ "$(hw "$1" "$2")" -gt "$3" ]; }
+grew() { [ "$(hw_counter "$1" "$2")" -gt "$3" ]; }
 cleanup() {
 	kill $cpid $spid 2>/dev/null
 	wait 2>/dev/null
@@ -38,13 +37,13 @@ for fam in 4 6; do
 	$NS_EXEC_B timeout -k 5 120 ibv_rc_pingpong -d "$DEV_B" -g "$gb" -p $port \
 		-n 1000000 "$A4" >/dev/null 2>&1 &
 	cpid=$!
-	t0=$(hw "$DEV_B" tx_pkts)
+	t0=$(hw_counter "$DEV_B" tx_pkts)
 	wait_for 30 grew "$DEV_B" tx_pkts $((t0 + 50)) || bad "IPv$fam: no traffic"
 	ip -n "$NS_B" -$fam route add "$a" via $gw dev veth_b || bad "ip route add"
 	sleep 1		# what left before the change arrives
-	r0=$(hw "$DEV_A" rx_pkts)
+	r0=$(hw_counter "$DEV_A" rx_pkts)
 	sleep 2
-	r1=$(hw "$DEV_A" rx_pkts)
+	r1=$(hw_counter "$DEV_A" rx_pkts)
 	ip -n "$NS_B" -$fam route del "$a" via $gw
 	kill "$cpid" "$spid" 2>/dev/null
 	wait "$cpid" "$spid" 2>/dev/null

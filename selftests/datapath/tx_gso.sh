@@ -18,7 +18,6 @@
 . "$(dirname "$0")/dp_lib.sh"
 
 PARAM=/sys/module/sroce/parameters/tx_gso
-hw() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
 cleanup() {
 	[ -n "$tpid" ] && kill "$tpid" 2>/dev/null
 	wait 2>/dev/null
@@ -33,7 +32,7 @@ snap() {
 	local d c
 	for d in "$DEV_A" "$DEV_B"; do
 		for c in tx_pkts rx_pkts rx_drop_icrc rx_drop_malformed tx_gso_skbs; do
-			printf '%s.%s=%s ' "$d" "$c" "$(hw "$d" "$c")"
+			printf '%s.%s=%s ' "$d" "$c" "$(hw_counter "$d" "$c")"
 		done
 	done
 }

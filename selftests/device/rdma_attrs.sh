@@ -178,7 +178,7 @@ info "retransmits: A $ca_qp_retrans_pkts B $cb_qp_retrans_pkts, ACK timeouts: A 
 for d in $DEV_A $DEV_B; do
 	get p_ -- statistic show link "$d/1"
 	expect "$d tx_pkts: rdma statistic = sysfs" "$p_tx_pkts" \
-		"$(cat "/sys/class/infiniband/$d/ports/1/hw_counters/tx_pkts")"
+		"$(hw_counter "$d" tx_pkts)"
 	rdma statistic show link "$d/1" | grep -qE '(^|[[:space:]])qp_' && fail "per-QP counter names in the port view of $d"
 	for f in "/sys/class/infiniband/$d/ports/1/hw_counters/"qp_*; do
 		[ -e "$f" ] && fail "per-QP counter $f in sysfs"

@@ -60,11 +60,6 @@ traffic() {
 	done
 }
 
-# B's port counter rx_pkts, and whether the traffic has begun.
-rx_pkts_b() { rdma statistic show link "$DEV_B/1" | grep -o 'rx_pkts [0-9]*' | cut -d' ' -f2; }
-# shellcheck disable=SC2317  # wait_for calls it
-traffic_flows() { [ "$(rx_pkts_b)" -ge 1000 ]; }
-
 # Every PID given gone within 30 s; SIGKILL at 10 s.
 all_gone() {
 	local end=$((SECONDS + 30)) killed=0 p left
@@ -93,9 +88,10 @@ round() {
 	traffic || fail "$what: traffic did not start"
 	# The clients' start-up takes seconds (longer on the debug kernel):
 	# strike only once packets flow.
-	wait_for 30 traffic_flows || fail "$what: B received $(rx_pkts_b) packets in 30 s"
+	wait_for 30 counter_ge "$DEV_B" rx_pkts 1000 ||
+		fail "$what: B received $(hw_counter "$DEV_B" rx_pkts) packets in 30 s"
 	sleep 3
-	info "$what under traffic: rx_pkts of B $(rx_pkts_b)"
+	info "$what under traffic: rx_pkts of B $(hw_counter "$DEV_B" rx_pkts)"
 	case $what in
 	kill_clients) kill -9 "${CLIENTS[@]}" ;;
 	kill_servers) kill -9 "${SERVERS[@]}" ;;

@@ -10,10 +10,6 @@ counter_names() {
 	sed -n 's/.*X([A-Z_0-9]*, "\([a-z_0-9]*\)").*/\1/p' "$TOP/kernel/sroce_counters.h"
 }
 
-# hw_counter DEV NAME: one port counter, from sysfs.
-hw_counter() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
-# counter_ge DEV NAME VALUE: the counter has reached VALUE.
-counter_ge() { [ "$(hw_counter "$1" "$2")" -ge "$3" ]; }
 
 # Snapshot all counters of DEV into the associative array named by $2.
 snap_counters() {
