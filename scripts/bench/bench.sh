@@ -8,8 +8,8 @@
 #   BENCH_REPEATS=3             repeats of each measurement (the median is kept)
 #   BENCH_SECTIONS=verbs+udp+scale+objs, or "profile" for perf record of
 #                               each of BENCH_DEVICES (write_bw 64 KiB and
-#                               1 MiB, read_bw 1 MiB, atomic_bw, send_bw 64 B:
-#                               FILTER picks)
+#                               1 MiB, read_bw 1 MiB, atomic_bw, send_bw 64 B,
+#                               send_lat and write_lat 8 B: FILTER picks)
 #   BENCH_FILTER=regex          only the tests whose name matches (e.g. write_bw)
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
 #                               inline_engines=0 (work item only),

@@ -11,8 +11,8 @@
 #   guest.sh [REPEATS [SECTIONS [FILTER [DEVICES]]]]
 # SECTIONS is a '+'-separated subset of verbs+udp+scale+objs (default all
 # four) or "profile" (perf record -a -g of each device during ib_write_bw
-# 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw and ib_send_bw 64 B;
-# FILTER picks among them).
+# 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw, ib_send_bw 64 B and
+# ib_send_lat and ib_write_lat 8 B; FILTER picks among them).
 # FILTER, a bash regular expression, keeps only the tests whose name
 # (e.g. ib_write_bw_65536, ib_write_bw_65536_q16) matches. DEVICES,
 # '+'-separated (default sroce+rxe+siw), may also name "sroce_wq": sroce with the
@@ -413,15 +413,17 @@ objs() {	# REP: the order of the two devices alternates between repeats
 }
 
 # perf record of the whole guest while each of DEVICES runs one test, for
-# each of ib_write_bw 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw 8 B
-# and ib_send_bw 64 B that FILTER matches (the data stays in the guest's /tmp; the
-# reports go to build/bench/perf-<device>-<test>-{dso,flat,children,callers}.txt:
-# the last one the call chains into each symbol of 2% or more).
+# each of ib_write_bw 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw 8 B,
+# ib_send_bw 64 B and ib_send_lat and ib_write_lat 8 B that FILTER matches (the data stays in the guest's /tmp; the
+# reports go to build/bench/perf-<device>-<test>-{dso,flat,children,tree,callers}.txt:
+# tree has what each symbol of 3% or more (callees included) calls,
+# callers the call chains into each symbol of 2% or more by itself).
 profile() {
 	local spid data=/tmp/perf.data t tool size iters name dev base
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_read_bw:1048576:200 ib_atomic_bw:8:20000 ib_send_bw:64:50000; do
+	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_read_bw:1048576:200 \
+		ib_atomic_bw:8:20000 ib_send_bw:64:50000 ib_send_lat:8:20000 ib_write_lat:8:20000; do
 		IFS=: read -r tool size iters <<<"$t"
 		want "${tool}_$size" || continue
 		name=${tool#ib_}
@@ -431,7 +433,10 @@ profile() {
 			perf record -a -g -o "$data" -- sleep 3600 >"$OUT/perf-record.log" 2>&1 &
 			spid=$!
 			sleep 2
-			bw "$tool" "$size" "$iters" 1 "$dev"
+			case $tool in
+			*_lat) perftest "$dev" 5 "$tool" -s "$size" -n "$iters" -F >/dev/null ;;
+			*) bw "$tool" "$size" "$iters" 1 "$dev" ;;
+			esac
 			kill -INT "$spid"
 			wait "$spid"
 			perf report -i "$data" --stdio --no-children --sort dso \
@@ -439,7 +444,10 @@ profile() {
 			perf report -i "$data" --stdio --no-children --sort dso,sym -g none \
 				--percent-limit 0.1 >"$base-flat.txt" 2>&1
 			perf report -i "$data" --stdio --children --sort sym -g none \
-				--percent-limit 2 >"$base-children.txt" 2>&1
+				--percent-limit 0.3 >"$base-children.txt" 2>&1
+			perf report -i "$data" --stdio --children --sort sym \
+				-g graph,0.5,caller,function,percent --percent-limit 3 \
+				>"$base-tree.txt" 2>&1
 			perf report -i "$data" --stdio --no-children --sort sym \
 				-g caller,0.5,callee,function,percent --percent-limit 2 \
 				>"$base-callers.txt" 2>&1
