@@ -247,10 +247,10 @@ perftest() {
 want() { [[ $1 =~ $FILTER ]]; }
 
 # The latency tests: t_typical (perftest's median) in microseconds.
-lat() {	# TOOL SIZE REP DEV
+lat() {	# TOOL SIZE REP DEV [ITERS]
 	local v
 	want "${1}_$2" || return 0
-	v=$(perftest "$4" 5 "$1" -s "$2" -n 1000 -F) || return
+	v=$(perftest "$4" 5 "$1" -s "$2" -n "${5:-1000}" -F) || return
 	emit verbs "${1}_$2" "$4" t_typical us lo "$3" "$v"
 }
 
@@ -414,8 +414,9 @@ objs() {	# REP: the order of the two devices alternates between repeats
 
 # perf record of the whole guest while each of DEVICES runs one test, for
 # each of ib_write_bw 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw 8 B,
-# ib_send_bw 64 B and ib_send_lat and ib_write_lat 8 B that FILTER matches (the data stays in the guest's /tmp; the
-# reports go to build/bench/perf-<device>-<test>-{dso,flat,children,tree,callers}.txt:
+# ib_send_bw 64 B, ib_send_lat and ib_write_lat 8 B that FILTER matches
+# (the data stays in the guest's /tmp; the reports go to
+# build/bench/perf-<device>-<test>-{dso,flat,children,tree,callers}.txt:
 # tree has what each symbol of 3% or more (callees included) calls,
 # callers the call chains into each symbol of 2% or more by itself).
 profile() {
@@ -434,7 +435,7 @@ profile() {
 			spid=$!
 			sleep 2
 			case $tool in
-			*_lat) perftest "$dev" 5 "$tool" -s "$size" -n "$iters" -F >/dev/null ;;
+			*_lat) lat "$tool" "$size" 1 "$dev" "$iters" ;;
 			*) bw "$tool" "$size" "$iters" 1 "$dev" ;;
 			esac
 			kill -INT "$spid"
