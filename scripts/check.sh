@@ -192,7 +192,7 @@ if [ "$matrix" = 1 ]; then
 		[ $build_ok = 1 ] && [ -s "$f" ] ||
 			printf 'TAP version 13\n1..1\nnot ok 1 matrix %s: no result\n' "$c" >"$f"
 		cp "$f" "$res/matrix-$c.ktap"
-		grep -hE "^not ok |^# (FAIL|kernel report)" "$f"
+		grep -hE "^not ok |^# (FAIL|kernel report|console)" "$f"
 		matrix_ktaps+=("$res/matrix-$c.ktap")
 	done
 fi

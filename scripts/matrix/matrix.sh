@@ -57,6 +57,14 @@ for c in $cells; do
 done
 [ $run = 1 ] || exit $rc
 
+# console_tail CONSOLE: for a guest that did not end well, the console's
+# last lines as KTAP comments, so that make check's output (which prints
+# a cell's "# console:" lines) shows where the guest stopped and why:
+# the cell's console.log is not kept by a CI run.
+console_tail() {
+	tr -d '\r' <"$1" | grep -av '^\[sroce\]' | tail -60 | sed 's/^/# console: /'
+}
+
 # run_cell CELL: one guest; its result in the cell's guest.ktap.
 run_cell() {
 	local c=$1 t=$SECONDS grc out=$SROCE_BUILD/matrix/$1
@@ -88,6 +96,7 @@ run_cell() {
 	*) printf 'not ok 999 guest ended with status %s (see build/matrix/%s/console.log)\n' \
 		"$grc" "$c" >>"$out/guest.ktap" ;;
 	esac
+	[ "$grc" = 0 ] || console_tail "$out/console.log" >>"$out/guest.ktap"
 	log "matrix $c ($(tr -d '\r' <"$out/console.log" |
 		sed -n 's/^# \(kernel [^ ,]*\), cell .*/\1/p' | head -1)):" \
 		"$(grep -c '^ok ' "$out/guest.ktap") passed, $(grep -c '^not ok ' "$out/guest.ktap")" \
