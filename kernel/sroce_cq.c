@@ -318,7 +318,8 @@ int sroce_cq_post(struct sroce_cq *cq, const struct sroce_cqe *cqe,
 		  struct ib_qp *ibqp, bool solicited)
 {
 	struct sroce_dev *sdev = to_sroce_dev(cq->ibcq.device);
-	bool fire = false, overflow = false;
+	void (*count)(struct sroce_qp *qp, enum sroce_qp_counter c, u64 n);
+	bool fire = false, overflow = false, recv;
 	struct sroce_ring *r = &cq->ring;
 	unsigned long flags;
 	void *slot;
@@ -355,10 +356,13 @@ unlock:
 	if (err)
 		return err;
 	sroce_count(sdev, SROCE_CNT_COMPLETIONS);
-	sroce_qp_count(to_sroce_qp(ibqp), SROCE_QCNT_COMPLETIONS, 1);
+	/* A receive's is the responder's, counted by its owner apart. */
+	recv = cqe->opcode >= IB_WC_RECV;
+	count = recv ? sroce_resp_count : sroce_qp_count;
+	count(to_sroce_qp(ibqp), SROCE_QCNT_COMPLETIONS, 1);
 	if (cqe->status != IB_WC_SUCCESS) {
 		sroce_count(sdev, SROCE_CNT_COMPLETION_ERRORS);
-		sroce_qp_count(to_sroce_qp(ibqp), SROCE_QCNT_COMPLETION_ERRORS, 1);
+		count(to_sroce_qp(ibqp), SROCE_QCNT_COMPLETION_ERRORS, 1);
 		trace_sroce_cqe_err(sdev, cqe);
 	}
 	if (fire && cq->ibcq.comp_handler)

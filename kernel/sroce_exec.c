@@ -2,11 +2,13 @@
 /*
  * sroce execution model: who runs a QP's engines, and where.
  *
- * The engines (completer, responder, requester) of one QP are run by one
- * context at a time, their owner. Ownership is a flag, not a lock held
- * while sleeping on it: a context that wants the engines while another
- * owns them "kicks" the owner, which runs them once more before it lets
- * go, and goes on with its own business. No work is lost and nobody
+ * A QP's engines have two owners, each one context at a time: the send
+ * side (completer, requester) and the responder, so that a QP answers a
+ * request on one CPU while it sends on another (sroce_qp_resp_side();
+ * an ODP fault joins the responder to the send side for good). Ownership
+ * is a flag, not a lock held while sleeping on it: a context that wants
+ * an owned side "kicks" its owner, which runs it once more before it
+ * lets go, and goes on with its own business. No work is lost and nobody
  * waits. Owners, fastest first:
  *
  *   - the receive softirq, right where a packet arrives (as a NIC handles
@@ -109,6 +111,13 @@ void sroce_engine_init(struct sroce_qp *qp)
 	init_waitqueue_head(&qp->engine_wait);
 	qp->engine_busy = false;
 	qp->engine_kick = false;
+	qp->split = true;
+	qp->unsplit = false;
+	qp->resp_busy = false;
+	qp->resp_kick = false;
+	qp->resp_run_cpu = 0;
+	qp->resp_defer = false;
+	memset(&qp->resp_fault, 0, sizeof(qp->resp_fault));
 	qp->engine_waiters = 0;
 	qp->engine_defer = false;
 	qp->sirq_defer = false;
@@ -123,6 +132,7 @@ void sroce_engine_release(struct sroce_qp *qp)
 {
 	sroce_odp_fault_drop(&qp->odp_fault);
 	sroce_odp_fault_drop(&qp->odp_fault_failed);
+	sroce_odp_fault_drop(&qp->resp_fault);
 }
 
 /*
@@ -186,9 +196,10 @@ static bool sroce_engine_tryget_excl(struct sroce_qp *qp)
 	bool got;
 
 	spin_lock_irq(&qp->engine_lock);
-	got = !qp->engine_busy;
+	got = !qp->engine_busy && !qp->resp_busy;
 	if (got) {
 		qp->engine_busy = true;
+		qp->resp_busy = true;
 		qp->engine_waiters--;
 	}
 	spin_unlock_irq(&qp->engine_lock);
@@ -210,9 +221,11 @@ void sroce_engine_unlock(struct sroce_qp *qp)
 	bool kicked, waiters;
 
 	spin_lock_irq(&qp->engine_lock);
-	kicked = qp->engine_kick;
+	kicked = qp->engine_kick || qp->resp_kick;
 	qp->engine_kick = false;
 	qp->engine_busy = false;
+	qp->resp_kick = false;
+	qp->resp_busy = false;
 	waiters = qp->engine_waiters;
 	spin_unlock_irq(&qp->engine_lock);
 	if (waiters)
@@ -228,8 +241,155 @@ static void sroce_qp_flush(struct sroce_qp *qp)
 
 	if (s == IB_QPS_ERR || s == IB_QPS_SQE)
 		sroce_comp_flush(qp);
-	if (s == IB_QPS_ERR)
+	if (s == IB_QPS_ERR && !READ_ONCE(qp->split))
 		sroce_resp_flush(qp);
+}
+
+/* What sroce_resp_tryget() found. */
+enum sroce_resp_own {
+	SROCE_RESP_GOT,		/* the caller owns the responder */
+	SROCE_RESP_KICKED,	/* its owner was kicked */
+	SROCE_RESP_UNSPLIT,	/* it waits to be joined to the send side */
+	SROCE_RESP_JOINT,	/* the QP is not split: the send side runs it */
+};
+
+/*
+ * Own a split QP's responder if nobody does and no verb waits; otherwise
+ * leave its owner a kick. Any context.
+ */
+static enum sroce_resp_own sroce_resp_tryget(struct sroce_qp *qp)
+{
+	enum sroce_resp_own own;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->engine_lock, flags);
+	if (!qp->split) {
+		own = SROCE_RESP_JOINT;
+	} else if (qp->unsplit) {
+		own = SROCE_RESP_UNSPLIT;
+	} else if (!qp->resp_busy && !qp->engine_waiters) {
+		qp->resp_busy = true;
+		qp->resp_kick = false;
+		own = SROCE_RESP_GOT;
+	} else {
+		qp->resp_kick = true;
+		own = SROCE_RESP_KICKED;
+	}
+	spin_unlock_irqrestore(&qp->engine_lock, flags);
+	return own;
+}
+
+/*
+ * Let go of the responder, unless a kick came in (returns false: run it
+ * again). @force lets go anyway; @unsplit asks the send side's owner to
+ * take the responder over for good (sroce_qp_unsplit()).
+ */
+static bool sroce_resp_tryput(struct sroce_qp *qp, bool force, bool unsplit)
+{
+	unsigned long flags;
+	bool waiters;
+
+	spin_lock_irqsave(&qp->engine_lock, flags);
+	if (qp->resp_kick && !force) {
+		qp->resp_kick = false;
+		spin_unlock_irqrestore(&qp->engine_lock, flags);
+		return false;
+	}
+	if (unsplit)
+		WRITE_ONCE(qp->unsplit, true);
+	qp->resp_kick = false;
+	qp->resp_busy = false;
+	waiters = qp->engine_waiters;
+	spin_unlock_irqrestore(&qp->engine_lock, flags);
+	if (waiters)
+		wake_up(&qp->engine_wait);
+	return true;
+}
+
+/*
+ * The split responder met an ODP fault (or noted one ahead): the QP's
+ * engines get one owner for good, whose fault hand-back (below) covers
+ * the responder too; the request waits at the head of rx_req, and the
+ * responder meets the fault again there. Owner of the send side.
+ */
+static void sroce_qp_unsplit(struct sroce_qp *qp)
+{
+	unsigned long flags;
+	bool joined;
+
+	spin_lock_irqsave(&qp->engine_lock, flags);
+	joined = qp->split && qp->unsplit && !qp->resp_busy;
+	if (joined)
+		WRITE_ONCE(qp->split, false);
+	spin_unlock_irqrestore(&qp->engine_lock, flags);
+	if (!joined)
+		return;
+	sroce_odp_fault_drop(&qp->resp_fault);
+	qp->resp_defer = false;
+	sroce_count(qp->sdev, SROCE_CNT_RESP_UNSPLIT);
+}
+
+/*
+ * Run a split QP's responder here, or have it run: its owner is kicked,
+ * or, while the packets of its last run may still wait in another CPU's
+ * backlog, the work item runs it there (its packets leave in order, as
+ * the send side's do: sroce_qp_run_owned()). Returns false if the QP is
+ * not split, or is to be joined now (an ODP fault): the caller then has
+ * the send side's owner run the responder (sroce_qp_unsplit()). Any
+ * context.
+ */
+static bool sroce_qp_resp_side(struct sroce_qp *qp)
+{
+	int reruns = SROCE_MAX_KICK_RERUNS;
+	bool progress, fault;
+	int cpu, mark;
+
+	switch (sroce_resp_tryget(qp)) {
+	case SROCE_RESP_JOINT:
+	case SROCE_RESP_UNSPLIT:
+		return false;
+	case SROCE_RESP_KICKED:
+		return true;
+	case SROCE_RESP_GOT:
+		break;
+	}
+	migrate_disable();
+	cpu = smp_processor_id();
+	mark = READ_ONCE(qp->resp_run_cpu);
+	if (mark && mark - 1 != cpu && sroce_backlog_busy(mark - 1)) {
+		sroce_resp_tryput(qp, true, false);
+		migrate_enable();
+		sroce_qp_schedule_on(qp, mark - 1);
+		return true;
+	}
+	for (;;) {
+		int rounds = in_serving_softirq() ? SROCE_SOFTIRQ_ROUNDS :
+					    SROCE_DOORBELL_ROUNDS;
+
+		do {
+			progress = sroce_resp_run(qp);
+			if (READ_ONCE(qp->state) == IB_QPS_ERR)
+				sroce_resp_flush(qp);
+			fault = qp->resp_defer || qp->resp_fault.mr;
+		} while (progress && !fault && --rounds > 0);
+		WRITE_ONCE(qp->resp_run_cpu, cpu + 1);
+		if (fault) {
+			sroce_resp_tryput(qp, true, true);
+			migrate_enable();
+			return false;
+		}
+		if (progress || !reruns--) {
+			/* Fair to other QPs: the rest on this CPU's worker. */
+			sroce_resp_tryput(qp, true, false);
+			migrate_enable();
+			sroce_qp_schedule_on(qp, cpu);
+			return true;
+		}
+		if (sroce_resp_tryput(qp, false, false)) {
+			migrate_enable();
+			return true;
+		}
+	}
 }
 
 static bool sroce_qp_defer_take(struct sroce_qp *qp)
@@ -256,11 +416,21 @@ static enum sroce_run sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 {
 	bool progress, defer;
 
+	/* A split responder left alone with work, or one to join (ODP). */
+	if (READ_ONCE(qp->split)) {
+		if (!READ_ONCE(qp->unsplit) &&
+		    (!skb_queue_empty_lockless(&qp->rx_req) ||
+		     READ_ONCE(qp->state) == IB_QPS_ERR))
+			sroce_qp_resp_side(qp);
+		if (READ_ONCE(qp->unsplit))
+			sroce_qp_unsplit(qp);
+	}
 	/* Each engine starts with engine_defer clear: it checks its own. */
 	do {
 		progress = sroce_comp_run(qp);
 		defer = sroce_qp_defer_take(qp);
-		progress |= sroce_resp_run(qp);
+		if (!READ_ONCE(qp->split))
+			progress |= sroce_resp_run(qp);
 		defer |= sroce_qp_defer_take(qp);
 		progress |= sroce_req_run(qp);
 		defer |= sroce_qp_defer_take(qp);
@@ -591,6 +761,8 @@ static void sroce_qp_work_run(struct sroce_qp *qp)
 {
 	struct sroce_odp_fault f = {};
 
+	sroce_qp_resp_side(qp);
+
 	sroce_qp_run_process(qp, &f, 0);
 }
 
@@ -821,7 +993,8 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 	 * wait on a fault: the peer's ACK timer ran out (epsn: a hint, the
 	 * responder looks again).
 	 */
-	if (q == &qp->rx_req && READ_ONCE(qp->sirq_defer) &&
+	if (q == &qp->rx_req && !READ_ONCE(qp->split) &&
+	    READ_ONCE(qp->sirq_defer) &&
 	    sroce_qp_reliable(qp) &&
 	    psn_resp_diff(pkt->psn, READ_ONCE(qp->resp.epsn)) <= 0)
 		WRITE_ONCE(qp->held_resent, true);
@@ -831,5 +1004,9 @@ void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_qp_schedule_unbound(qp);
 		return;
 	}
+	/* A request goes to the responder alone, unless the QP is joined. */
+	if (q == &qp->rx_req && READ_ONCE(inline_engines) &&
+	    sroce_qp_resp_side(qp))
+		return;
 	sroce_qp_run_inline(qp, true, false);
 }

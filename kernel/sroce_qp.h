@@ -161,6 +161,21 @@ struct sroce_qp {
 	spinlock_t engine_lock;		/* owner changes only */
 	bool engine_busy;
 	bool engine_kick;
+	/*
+	 * The responder has an owner of its own (sroce_exec.c), so that a
+	 * QP answers a request on one CPU while it sends on another:
+	 * resp_busy and resp_kick as engine_busy and engine_kick. split
+	 * (READ_ONCE; written under engine_lock by an owner of both) is set
+	 * at creation and cleared for good when the responder meets an ODP
+	 * fault (unsplit, READ/WRITE_ONCE, asks for that): the QP's engines
+	 * then have one owner, whose fault hand-back covers all three.
+	 * resp_run_cpu: as run_cpu, for the responder's runs.
+	 */
+	bool split;
+	bool unsplit;
+	bool resp_busy;
+	bool resp_kick;
+	int resp_run_cpu;
 	int engine_waiters;
 	wait_queue_head_t engine_wait;
 	/*
@@ -182,6 +197,9 @@ struct sroce_qp {
 	 * the responder, which answers it (sroce_resp_held_resent()).
 	 */
 	bool engine_defer;
+	/* A split responder's own: it never resolves it (unsplit instead). */
+	bool resp_defer;
+	struct sroce_odp_fault resp_fault;
 	bool sirq_defer;
 	bool odp_fault_pending;
 	bool held_resent;
@@ -213,8 +231,10 @@ struct sroce_qp {
 	struct sroce_req req;
 	struct sroce_resp resp;
 	struct sroce_comp comp;
-	struct sroce_route route;	/* requester's and responder's */
+	struct sroce_route route;	/* the requester's and completer's */
 	struct sroce_txbatch txb;	/* their packets, during one engine run */
+	struct sroce_route rroute;	/* the responder's */
+	struct sroce_txbatch rtxb;
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
 	struct hrtimer pace_timer;	/* DCQCN pacing (sroce_cc.c) */
@@ -236,8 +256,12 @@ struct sroce_qp {
 	 */
 	atomic64_t np_cnp_last;
 
-	/* Counters (sroce_qp_stats.h): the engines' owner writes them. */
+	/*
+	 * Counters (sroce_qp_stats.h): the send side's owner writes stats,
+	 * the responder's owner rstats; a reader adds them up.
+	 */
 	struct sroce_qp_stats stats;
+	struct sroce_qp_stats rstats;
 	/*
 	 * While the QP is bound to an rdma_counter (ibqp.counter;
 	 * sroce_stats.c): its place in the counter's list and its counts when
@@ -321,11 +345,18 @@ static inline void sroce_sq_release(struct sroce_qp *qp, u32 tail)
 		sroce_ring_cons_advance(&qp->sq);
 }
 
-/* Count @n of per-QP counter @c; the caller owns the QP's engines. */
+/* Count @n of per-QP counter @c; the caller owns the QP's send side. */
 static inline void sroce_qp_count(struct sroce_qp *qp,
 				  enum sroce_qp_counter c, u64 n)
 {
 	sroce_qp_stats_add(&qp->stats, c, n);
+}
+
+/* The same for the owner of the QP's responder (its own counters). */
+static inline void sroce_resp_count(struct sroce_qp *qp,
+				    enum sroce_qp_counter c, u64 n)
+{
+	sroce_qp_stats_add(&qp->rstats, c, n);
 }
 
 /* Errors, shared by the verbs and the engines (sroce_qp_err.c). */
@@ -349,6 +380,28 @@ static inline void sroce_qp_defer(struct sroce_qp *qp)
 static inline bool sroce_qp_deferred(const struct sroce_qp *qp)
 {
 	return qp->engine_defer;
+}
+
+/*
+ * The same for the responder, and its fault note: its own while it has
+ * an owner of its own (qp->split), else the QP's. Responder's owner.
+ */
+static inline struct sroce_odp_fault *sroce_resp_fault(struct sroce_qp *qp)
+{
+	return READ_ONCE(qp->split) ? &qp->resp_fault : &qp->odp_fault;
+}
+
+static inline void sroce_resp_defer(struct sroce_qp *qp)
+{
+	if (READ_ONCE(qp->split))
+		qp->resp_defer = true;
+	else
+		qp->engine_defer = true;
+}
+
+static inline bool sroce_resp_deferred(const struct sroce_qp *qp)
+{
+	return READ_ONCE(qp->split) ? qp->resp_defer : qp->engine_defer;
 }
 
 /*

@@ -254,6 +254,7 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->sq_lock);
 	sroce_engine_init(qp);
 	sroce_txbatch_init(&qp->txb, &qp->stats);
+	sroce_txbatch_init(&qp->rtxb, &qp->rstats);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, sroce_qp_work);
@@ -335,6 +336,8 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* Every engine run sends its batch before it ends. */
 	WARN_ON_ONCE(!skb_queue_empty(&qp->txb.skbs));
 	sroce_route_release(&qp->route);
+	WARN_ON_ONCE(!skb_queue_empty(&qp->rtxb.skbs));
+	sroce_route_release(&qp->rroute);
 	sroce_qp_free_queues(qp);
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	if (qp->owner_mm)

@@ -106,7 +106,7 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 rc_opcode, u32 psn, u8 syn,
 		err = sroce_mr_copy(mr, va, skb->data + info->length, paylen,
 				    SROCE_FROM_MR);
 		if (err == -EWOULDBLOCK)
-			err = sroce_odp_fault_note(&qp->odp_fault, mr, va, paylen,
+			err = sroce_odp_fault_note(sroce_resp_fault(qp), mr, va, paylen,
 						   false);
 		if (err) {
 			kfree_skb(skb);
@@ -115,8 +115,8 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 rc_opcode, u32 psn, u8 syn,
 		memset(skb->data + info->length + paylen, 0, h.pad);
 	}
 	trace_sroce_ack_send(qp, skb->data);
-	return sroce_txbatch_add(qp->sdev, &qp->txb, skb, &qp->attr.av,
-				 qp->attr.udp_sport, &qp->route);
+	return sroce_txbatch_add(qp->sdev, &qp->rtxb, skb, &qp->attr.av,
+				 qp->attr.udp_sport, &qp->rroute);
 }
 
 /* AETH syndrome of an ACK: the credit count, unless an SRQ is used (R2.10). */
@@ -148,7 +148,7 @@ static void sroce_resp_nak(struct sroce_qp *qp, u32 psn, enum sroce_nak_code cod
 	 * one NAK for the requester (it ignores the copy: sroce_comp.c).
 	 * The copy leaves in an skb of its own, to be lost on its own.
 	 */
-	sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
+	sroce_txbatch_send(qp->sdev, &qp->rtxb, &qp->rroute);
 	sroce_resp_send_ack(qp, psn, sroce_aeth_syn_nak(code));
 	sroce_count(qp->sdev, SROCE_CNT_SEQ_NAK_COPIES);
 }
@@ -320,7 +320,7 @@ static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
 	err = sroce_sgl_copy(qp->sdev, sroce_resp_pd(qp), qp->rsge,
 			     qp->resp.rwqe.num_sge, qp->resp.roffset,
 			     (void *)buf, len, SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE,
-			     &qp->odp_fault);
+			     sroce_resp_fault(qp));
 	if (!err)
 		qp->resp.roffset += len;
 	return err;
@@ -394,7 +394,7 @@ static void sroce_resp_ud(struct sroce_qp *qp, struct sk_buff *skb)
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault noted: the WQE is kept, scattered again */
 		qp->resp.roffset = 0;
-		sroce_qp_defer(qp);
+		sroce_resp_defer(qp);
 		return;
 	}
 	if (err) {
@@ -434,7 +434,7 @@ static bool sroce_resp_send(struct sroce_qp *qp, struct sk_buff *skb)
 	err = sroce_resp_scatter(qp, payload, pkt->payload_len);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault noted: scattered again from roffset */
-		sroce_qp_defer(qp);
+		sroce_resp_defer(qp);
 		return false;
 	}
 	if (err) {
@@ -552,17 +552,17 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 	err = mr ? sroce_mr_copy(mr, r->wva, payload, pkt->payload_len,
 				 SROCE_TO_MR) : 0;
 	if (err == -EWOULDBLOCK) {
-		err = sroce_odp_fault_note(&qp->odp_fault, mr, r->wva,
+		err = sroce_odp_fault_note(sroce_resp_fault(qp), mr, r->wva,
 					   pkt->payload_len, true);
 		/* The rest of the message is on its way: map it too. */
-		sroce_odp_fault_ahead(&qp->odp_fault, mr, r->wva,
+		sroce_odp_fault_ahead(sroce_resp_fault(qp), mr, r->wva,
 				      r->wleft - pkt->payload_len);
 	}
 	if (mr)
 		sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault noted: the packet is handled again */
-		sroce_qp_defer(qp);
+		sroce_resp_defer(qp);
 		return false;
 	}
 	if (err) {
@@ -631,7 +631,7 @@ static int sroce_resp_read_res(struct sroce_qp *qp, struct sroce_rd_res *e,
 	 */
 	err = sroce_mr_prefault(mr, reth.va, reth.len, false);
 	if (err == -EWOULDBLOCK)
-		err = sroce_odp_fault_note(&qp->odp_fault, mr, reth.va, reth.len,
+		err = sroce_odp_fault_note(sroce_resp_fault(qp), mr, reth.va, reth.len,
 					   false);
 	sroce_mr_put(mr);
 	if (err)
@@ -738,7 +738,7 @@ static bool sroce_resp_read(struct sroce_qp *qp, struct sk_buff *skb)
 		/* Not taken: the same entry serves it when it comes again. */
 		e->opcode = 0;
 		qp->resp.res_next = e - qp->resp.res;
-		sroce_qp_defer(qp);
+		sroce_resp_defer(qp);
 		return false;
 	}
 	if (err) {
@@ -783,7 +783,7 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 					      sroce_resp_ack_syn(qp), 0, mr,
 					      e->va + e->sent, paylen);
 		if (err == -EWOULDBLOCK)
-			sroce_odp_fault_ahead(&qp->odp_fault, mr,
+			sroce_odp_fault_ahead(sroce_resp_fault(qp), mr,
 					      e->va + e->sent,
 					      e->length - e->sent - paylen);
 		if (mr)
@@ -791,7 +791,7 @@ static bool sroce_resp_serve_read(struct sroce_qp *qp, int budget)
 		if (err == -ENOMEM)
 			break;		/* try again on the next run */
 		if (err == -EWOULDBLOCK) {
-			sroce_qp_defer(qp);	/* ODP fault noted */
+			sroce_resp_defer(qp);	/* ODP fault noted */
 			break;
 		}
 		if (err == -EFAULT) {
@@ -853,12 +853,12 @@ static bool sroce_resp_atomic(struct sroce_qp *qp, struct sk_buff *skb)
 			      SROCE_ATOMIC_CMP_SWAP : SROCE_ATOMIC_FETCH_ADD,
 			      atm.swap_add, atm.comp, &orig);
 	if (err == -EWOULDBLOCK)
-		err = sroce_odp_fault_note(&qp->odp_fault, mr, atm.va, sizeof(u64),
+		err = sroce_odp_fault_note(sroce_resp_fault(qp), mr, atm.va, sizeof(u64),
 					   true);
 	sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault noted: not executed, again once resolved */
-		sroce_qp_defer(qp);
+		sroce_resp_defer(qp);
 		return false;
 	}
 	if (err == -EINVAL) {
@@ -951,12 +951,12 @@ static bool sroce_resp_atomic_write(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	err = sroce_mr_atomic(mr, reth.va, SROCE_ATOMIC_WRITE, value, 0, &orig);
 	if (err == -EWOULDBLOCK)
-		err = sroce_odp_fault_note(&qp->odp_fault, mr, reth.va,
+		err = sroce_odp_fault_note(sroce_resp_fault(qp), mr, reth.va,
 					   sizeof(value), true);
 	sroce_mr_put(mr);
 	if (err == -EWOULDBLOCK) {
 		/* ODP fault noted: not executed, again once resolved */
-		sroce_qp_defer(qp);
+		sroce_resp_defer(qp);
 		return false;
 	}
 	if (err) {
@@ -1069,7 +1069,7 @@ static void sroce_resp_duplicate(struct sroce_qp *qp, struct sk_buff *skb)
 		err = sroce_resp_read_res(qp, e, skb);
 		if (err == -EWOULDBLOCK) {
 			/* ODP fault noted: e matches it when it comes again */
-			sroce_qp_defer(qp);
+			sroce_resp_defer(qp);
 			return;
 		}
 		if (err) {
@@ -1122,7 +1122,7 @@ static void sroce_resp_rc_uc(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (d > 0) {
 		sroce_count(qp->sdev, SROCE_CNT_OUT_OF_SEQ);
-		sroce_qp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
+		sroce_resp_count(qp, SROCE_QCNT_OUT_OF_SEQ, 1);
 		if (rc) {
 			/* One NAK per gap (R2.5). */
 			if (!qp->resp.nak_sent) {
@@ -1324,7 +1324,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 			progress |= sroce_resp_serve_read(qp, budget);
 			sroce_resp_xrc_leave(qp);
 			budget -= SROCE_RESP_BUDGET / 4;
-			if (sroce_qp_deferred(qp))
+			if (sroce_resp_deferred(qp))
 				break;
 			if (qp->resp.serving >= 0)
 				continue;
@@ -1342,15 +1342,15 @@ bool sroce_resp_run(struct sroce_qp *qp)
 			sroce_resp_rc_uc(qp, skb);
 			sroce_resp_xrc_leave(qp);
 		}
-		if (sroce_qp_deferred(qp)) {
+		if (sroce_resp_deferred(qp)) {
 			/* Not executed: first again, in process context */
 			skb_queue_head(&qp->rx_req, skb);
 			if (READ_ONCE(qp->held_resent))
 				sroce_resp_held_resent(qp, skb);
 			break;
 		}
-		sroce_qp_count(qp, SROCE_QCNT_RX_PKTS, 1);
-		sroce_qp_count(qp, SROCE_QCNT_RX_BYTES, skb->len);
+		sroce_resp_count(qp, SROCE_QCNT_RX_PKTS, 1);
+		sroce_resp_count(qp, SROCE_QCNT_RX_BYTES, skb->len);
 		kfree_skb(skb);
 		progress = true;
 		budget--;
@@ -1366,7 +1366,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		qp->resp.ack_pending = false;
 		sroce_resp_send_ack(qp, qp->resp.ack_psn, sroce_resp_ack_syn(qp));
 	}
-	sroce_txbatch_send(qp->sdev, &qp->txb, &qp->route);
+	sroce_txbatch_send(qp->sdev, &qp->rtxb, &qp->rroute);
 	return progress;
 }
 

@@ -115,7 +115,7 @@ static struct sroce_counter_obj *sroce_counter_of(struct rdma_counter *counter)
 /* A QP's counts now; they move while it is read. */
 static u64 sroce_qp_stat(struct sroce_qp *qp, unsigned int i)
 {
-	return READ_ONCE(qp->stats.v[i]);
+	return READ_ONCE(qp->stats.v[i]) + READ_ONCE(qp->rstats.v[i]);
 }
 
 static struct rdma_hw_stats *

@@ -37,6 +37,11 @@ static void sroce_qp_queue_on(struct sroce_qp *qp, int cpu)
 		sroce_qp_put(qp);
 }
 
+void sroce_qp_schedule_on(struct sroce_qp *qp, int cpu)
+{
+	sroce_qp_queue_on(qp, cpu);
+}
+
 /* Queue the QP's work where it must run (sroce_qp_home_cpu()). */
 void sroce_qp_schedule(struct sroce_qp *qp)
 {

@@ -15,5 +15,7 @@ void sroce_work_exit(void);
 void sroce_qp_schedule(struct sroce_qp *qp);
 /* The same on an unbound worker, unless the QP is pinned to a CPU. */
 void sroce_qp_schedule_unbound(struct sroce_qp *qp);
+/* The same on @cpu (the responder's backlog is there). */
+void sroce_qp_schedule_on(struct sroce_qp *qp, int cpu);
 
 #endif /* SROCE_WORK_H */

@@ -170,7 +170,7 @@ static void test_caps(const struct dp_case *c)
 static void test_ops(const struct dp_case *c)
 {
 	struct dp_cfg cfg = { .type = IBV_QPT_RC };
-	uint64_t fa0, fb0, pa0, pb0, *word, *res;
+	uint64_t fa0, fb0, pa0, pb0, ub0, *word, *res;
 	struct dp_dev d[2];
 	struct odp_bufs o;
 	struct dp_pair p;
@@ -182,6 +182,7 @@ static void test_ops(const struct dp_case *c)
 	fb0 = dp_counter(&d[1], "odp_faults");
 	pa0 = dp_counter(&d[0], "odp_pages_faulted");
 	pb0 = dp_counter(&d[1], "odp_pages_faulted");
+	ub0 = dp_counter(&d[1], "resp_unsplits");
 	bufs_make(&o, &p, 16 * PG, c->arg);
 
 	/*
@@ -236,6 +237,13 @@ static void test_ops(const struct dp_case *c)
 	      "A's odp_pages_faulted moved by less than the pages touched");
 	CHECK(dp_counter(&d[1], "odp_pages_faulted") >= pb0 + 4 + 4 + 4 + 1,
 	      "B's odp_pages_faulted moved by less than the pages touched");
+	/*
+	 * B's responder met its first fault on the SEND: from then on its
+	 * QP's engines have one owner, whose fault hand-back served the rest
+	 * (Documentation/design.md, "The responder has an owner of its own").
+	 */
+	CHECK_EQ(dp_counter(&d[1], "resp_unsplits") - ub0, 1,
+		 "B's QP joined its responder to its send side once");
 	NOTE("A faults %llu pages %llu, B faults %llu pages %llu",
 	     (unsigned long long)(dp_counter(&d[0], "odp_faults") - fa0),
 	     (unsigned long long)(dp_counter(&d[0], "odp_pages_faulted") - pa0),
