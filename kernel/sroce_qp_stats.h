@@ -38,10 +38,11 @@ enum sroce_qp_counter {
 #undef SROCE_QP_COUNTER_ENUM
 
 /*
- * One QP's counters. Written only by the owner of the QP's engines
+ * One set of a QP's counters. A QP has two, the send side's and the
+ * responder's (sroce_qp.h), each written only by the owner of that side
  * (sroce_exec.c: one context at a time, handed over under engine_lock),
  * so a plain add; WRITE_ONCE because the counter object reads them
- * locklessly (READ_ONCE) while they move.
+ * locklessly (READ_ONCE) while they move, and adds the two up.
  */
 struct sroce_qp_stats {
 	u64 v[SROCE_NUM_QP_COUNTERS];
