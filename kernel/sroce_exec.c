@@ -109,12 +109,10 @@ void sroce_engine_init(struct sroce_qp *qp)
 {
 	spin_lock_init(&qp->engine_lock);
 	init_waitqueue_head(&qp->engine_wait);
-	qp->engine_busy = false;
-	qp->engine_kick = false;
+	qp->send_owner = (struct sroce_owner){};
+	qp->resp_owner = (struct sroce_owner){};
 	qp->split = true;
 	qp->unsplit = false;
-	qp->resp_busy = false;
-	qp->resp_kick = false;
 	qp->resp_run_cpu = 0;
 	qp->resp_defer = false;
 	memset(&qp->resp_fault, 0, sizeof(qp->resp_fault));
@@ -136,49 +134,66 @@ void sroce_engine_release(struct sroce_qp *qp)
 }
 
 /*
- * Become the owner if there is none and no verb waits; otherwise leave a
- * kick for whoever will run them next. Any context.
+ * Become the owner of side @o if it has none and no verb waits; otherwise
+ * leave a kick for whoever runs it next. Caller holds engine_lock.
  */
+static bool sroce_owner_get(struct sroce_qp *qp, struct sroce_owner *o)
+{
+	lockdep_assert_held(&qp->engine_lock);
+	if (o->busy || qp->engine_waiters) {
+		o->kick = true;
+		return false;
+	}
+	o->busy = true;
+	o->kick = false;
+	return true;
+}
+
+/*
+ * Let go of side @o, unless a kick came in: then the caller stays its
+ * owner and must run it again (returns false). @force lets go anyway (the
+ * caller schedules the work item, which will honour the kick). @unsplit:
+ * the responder's owner asks the send side's owner to take the responder
+ * over for good (sroce_qp_unsplit()). Any context.
+ */
+static bool sroce_owner_tryput(struct sroce_qp *qp, struct sroce_owner *o,
+			       bool force, bool unsplit)
+{
+	unsigned long flags;
+	bool waiters;
+
+	spin_lock_irqsave(&qp->engine_lock, flags);
+	if (o->kick && !force) {
+		o->kick = false;
+		spin_unlock_irqrestore(&qp->engine_lock, flags);
+		return false;
+	}
+	if (unsplit)
+		WRITE_ONCE(qp->unsplit, true);
+	o->kick = false;
+	o->busy = false;
+	waiters = qp->engine_waiters;
+	spin_unlock_irqrestore(&qp->engine_lock, flags);
+	if (waiters)
+		wake_up(&qp->engine_wait);
+	return true;
+}
+
+/* Own the send side if nobody does, else kick its owner. Any context. */
 static bool sroce_engine_tryget(struct sroce_qp *qp)
 {
 	unsigned long flags;
 	bool got;
 
 	spin_lock_irqsave(&qp->engine_lock, flags);
-	got = !qp->engine_busy && !qp->engine_waiters;
-	if (got) {
-		qp->engine_busy = true;
-		qp->engine_kick = false;
-	} else {
-		qp->engine_kick = true;
-	}
+	got = sroce_owner_get(qp, &qp->send_owner);
 	spin_unlock_irqrestore(&qp->engine_lock, flags);
 	return got;
 }
 
-/*
- * Let go of the engines, unless a kick came in: then the caller stays the
- * owner and must run them again (returns false). @force lets go anyway
- * (the caller schedules the work item, which will honour the kick).
- */
 static bool sroce_engine_tryput(struct sroce_qp *qp, bool force)
 {
-	unsigned long flags;
-	bool waiters;
-
-	spin_lock_irqsave(&qp->engine_lock, flags);
-	if (qp->engine_kick && !force) {
-		qp->engine_kick = false;
-		spin_unlock_irqrestore(&qp->engine_lock, flags);
-		return false;
-	}
-	qp->engine_kick = false;
-	qp->engine_busy = false;
-	waiters = qp->engine_waiters;
-	spin_unlock_irqrestore(&qp->engine_lock, flags);
-	if (waiters)
-		wake_up(&qp->engine_wait);
-	return true;
+	return sroce_owner_tryput(qp, &qp->send_owner, force, false);
 }
 
 /* Let go of the engines; returns whether a kick came in meanwhile. */
@@ -196,10 +211,10 @@ static bool sroce_engine_tryget_excl(struct sroce_qp *qp)
 	bool got;
 
 	spin_lock_irq(&qp->engine_lock);
-	got = !qp->engine_busy && !qp->resp_busy;
+	got = !qp->send_owner.busy && !qp->resp_owner.busy;
 	if (got) {
-		qp->engine_busy = true;
-		qp->resp_busy = true;
+		qp->send_owner.busy = true;
+		qp->resp_owner.busy = true;
 		qp->engine_waiters--;
 	}
 	spin_unlock_irq(&qp->engine_lock);
@@ -221,11 +236,9 @@ void sroce_engine_unlock(struct sroce_qp *qp)
 	bool kicked, waiters;
 
 	spin_lock_irq(&qp->engine_lock);
-	kicked = qp->engine_kick || qp->resp_kick;
-	qp->engine_kick = false;
-	qp->engine_busy = false;
-	qp->resp_kick = false;
-	qp->resp_busy = false;
+	kicked = qp->send_owner.kick || qp->resp_owner.kick;
+	qp->send_owner = (struct sroce_owner){};
+	qp->resp_owner = (struct sroce_owner){};
 	waiters = qp->engine_waiters;
 	spin_unlock_irq(&qp->engine_lock);
 	if (waiters)
@@ -267,43 +280,17 @@ static enum sroce_resp_own sroce_resp_tryget(struct sroce_qp *qp)
 		own = SROCE_RESP_JOINT;
 	} else if (qp->unsplit) {
 		own = SROCE_RESP_UNSPLIT;
-	} else if (!qp->resp_busy && !qp->engine_waiters) {
-		qp->resp_busy = true;
-		qp->resp_kick = false;
-		own = SROCE_RESP_GOT;
 	} else {
-		qp->resp_kick = true;
-		own = SROCE_RESP_KICKED;
+		own = sroce_owner_get(qp, &qp->resp_owner) ? SROCE_RESP_GOT :
+							     SROCE_RESP_KICKED;
 	}
 	spin_unlock_irqrestore(&qp->engine_lock, flags);
 	return own;
 }
 
-/*
- * Let go of the responder, unless a kick came in (returns false: run it
- * again). @force lets go anyway; @unsplit asks the send side's owner to
- * take the responder over for good (sroce_qp_unsplit()).
- */
 static bool sroce_resp_tryput(struct sroce_qp *qp, bool force, bool unsplit)
 {
-	unsigned long flags;
-	bool waiters;
-
-	spin_lock_irqsave(&qp->engine_lock, flags);
-	if (qp->resp_kick && !force) {
-		qp->resp_kick = false;
-		spin_unlock_irqrestore(&qp->engine_lock, flags);
-		return false;
-	}
-	if (unsplit)
-		WRITE_ONCE(qp->unsplit, true);
-	qp->resp_kick = false;
-	qp->resp_busy = false;
-	waiters = qp->engine_waiters;
-	spin_unlock_irqrestore(&qp->engine_lock, flags);
-	if (waiters)
-		wake_up(&qp->engine_wait);
-	return true;
+	return sroce_owner_tryput(qp, &qp->resp_owner, force, unsplit);
 }
 
 /*
@@ -318,7 +305,7 @@ static void sroce_qp_unsplit(struct sroce_qp *qp)
 	bool joined;
 
 	spin_lock_irqsave(&qp->engine_lock, flags);
-	joined = qp->split && qp->unsplit && !qp->resp_busy;
+	joined = qp->split && qp->unsplit && !qp->resp_owner.busy;
 	if (joined)
 		WRITE_ONCE(qp->split, false);
 	spin_unlock_irqrestore(&qp->engine_lock, flags);
@@ -336,9 +323,9 @@ static void sroce_qp_unsplit(struct sroce_qp *qp)
  * the send side's do: sroce_qp_run_owned()). Returns false if the QP is
  * not split, or is to be joined now (an ODP fault): the caller then has
  * the send side's owner run the responder (sroce_qp_unsplit()). Any
- * context.
+ * context; @softirq: the receive softirq's.
  */
-static bool sroce_qp_resp_side(struct sroce_qp *qp)
+static bool sroce_qp_resp_side(struct sroce_qp *qp, bool softirq)
 {
 	int reruns = SROCE_MAX_KICK_RERUNS;
 	bool progress, fault;
@@ -363,8 +350,8 @@ static bool sroce_qp_resp_side(struct sroce_qp *qp)
 		return true;
 	}
 	for (;;) {
-		int rounds = in_serving_softirq() ? SROCE_SOFTIRQ_ROUNDS :
-					    SROCE_DOORBELL_ROUNDS;
+		int rounds = softirq ? SROCE_SOFTIRQ_ROUNDS :
+				       SROCE_DOORBELL_ROUNDS;
 
 		do {
 			progress = sroce_resp_run(qp);
@@ -416,15 +403,9 @@ static enum sroce_run sroce_qp_run_engines(struct sroce_qp *qp, int rounds)
 {
 	bool progress, defer;
 
-	/* A split responder left alone with work, or one to join (ODP). */
-	if (READ_ONCE(qp->split)) {
-		if (!READ_ONCE(qp->unsplit) &&
-		    (!skb_queue_empty_lockless(&qp->rx_req) ||
-		     READ_ONCE(qp->state) == IB_QPS_ERR))
-			sroce_qp_resp_side(qp);
-		if (READ_ONCE(qp->unsplit))
-			sroce_qp_unsplit(qp);
-	}
+	/* A split responder that met an ODP fault joins the send side. */
+	if (READ_ONCE(qp->split) && READ_ONCE(qp->unsplit))
+		sroce_qp_unsplit(qp);
 	/* Each engine starts with engine_defer clear: it checks its own. */
 	do {
 		progress = sroce_comp_run(qp);
@@ -756,13 +737,15 @@ static void sroce_qp_run_process(struct sroce_qp *qp, struct sroce_odp_fault *f,
 		sroce_qp_fault_loop(sdev, qpn, uid, f, faults - 1);
 }
 
-/* Either work item: run the engines; drop the work's reference. */
+/*
+ * Either work item: run the responder if the QP is split, then the send
+ * side (which runs a joined responder); drop the work's reference.
+ */
 static void sroce_qp_work_run(struct sroce_qp *qp)
 {
 	struct sroce_odp_fault f = {};
 
-	sroce_qp_resp_side(qp);
-
+	sroce_qp_resp_side(qp, false);
 	sroce_qp_run_process(qp, &f, 0);
 }
 
@@ -975,38 +958,34 @@ static bool sroce_qp_rx_handoff(struct sroce_qp *qp, u32 mask)
 void sroce_qp_deliver(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	const struct sroce_pkt *pkt = sroce_pkt(skb);
-	struct sroce_dev *sdev = qp->sdev;
-	struct sk_buff_head *q;
-	bool handoff;
+	bool req = pkt->mask & SROCE_M_REQ;
+	struct sk_buff_head *q = req ? &qp->rx_req : &qp->rx_resp;
 
-	q = pkt->mask & SROCE_M_REQ ? &qp->rx_req : &qp->rx_resp;
 	/* A peer flooding a QP whose engines cannot run must not grow it. */
 	if (skb_queue_len_lockless(q) >= SROCE_MAX_RX_QUEUE) {
-		sroce_count(sdev, SROCE_CNT_DROP_RX_QUEUE_FULL);
+		sroce_count(qp->sdev, SROCE_CNT_DROP_RX_QUEUE_FULL);
 		kfree_skb(skb);
-		sroce_qp_run_inline(qp, true, false);
-		return;
-	}
-	handoff = sroce_qp_rx_handoff(qp, pkt->mask);
-	/*
-	 * A request at or before the next one expected while the engines
-	 * wait on a fault: the peer's ACK timer ran out (epsn: a hint, the
-	 * responder looks again).
-	 */
-	if (q == &qp->rx_req && !READ_ONCE(qp->split) &&
-	    READ_ONCE(qp->sirq_defer) &&
-	    sroce_qp_reliable(qp) &&
-	    psn_resp_diff(pkt->psn, READ_ONCE(qp->resp.epsn)) <= 0)
-		WRITE_ONCE(qp->held_resent, true);
-	skb_queue_tail(q, skb);
-	if (handoff) {
-		sroce_count(sdev, SROCE_CNT_RX_HANDOFF);
-		sroce_qp_schedule_unbound(qp);
-		return;
+	} else {
+		bool handoff = sroce_qp_rx_handoff(qp, pkt->mask);
+
+		/*
+		 * A request at or before the next one expected while the
+		 * engines wait on a fault: the peer's ACK timer ran out
+		 * (epsn: a hint, the responder looks again).
+		 */
+		if (req && !READ_ONCE(qp->split) &&
+		    READ_ONCE(qp->sirq_defer) && sroce_qp_reliable(qp) &&
+		    psn_resp_diff(pkt->psn, READ_ONCE(qp->resp.epsn)) <= 0)
+			WRITE_ONCE(qp->held_resent, true);
+		skb_queue_tail(q, skb);
+		if (handoff) {
+			sroce_count(qp->sdev, SROCE_CNT_RX_HANDOFF);
+			sroce_qp_schedule_unbound(qp);
+			return;
+		}
 	}
 	/* A request goes to the responder alone, unless the QP is joined. */
-	if (q == &qp->rx_req && READ_ONCE(inline_engines) &&
-	    sroce_qp_resp_side(qp))
+	if (req && READ_ONCE(inline_engines) && sroce_qp_resp_side(qp, true))
 		return;
 	sroce_qp_run_inline(qp, true, false);
 }

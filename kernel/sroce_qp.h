@@ -22,8 +22,9 @@
  *     through sroce_qp_error(). The engines read qp->attr without it:
  *     modify_qp writes it only while it holds the engines exclusively.
  *   qp->rx_req / qp->rx_resp: sk_buff_head locks.
- *   qp->engine_lock (spinlock, IRQ-safe): engine_busy, engine_kick,
- *     engine_waiters; held only to change owner, never while running.
+ *   qp->engine_lock (spinlock, IRQ-safe): send_owner, resp_owner,
+ *     engine_waiters, split, unsplit; held only to change owner, never
+ *     while running.
  * References: qp->ref is held by a lookup while it delivers one packet
  * (not by the packets left queued), by a queued work item and by a
  * doorbell caller that took a fault over; destroy waits for it to drop.
@@ -90,6 +91,16 @@ struct sroce_qp_attr {
  */
 #define SROCE_MAX_RX_QUEUE	SROCE_WIN_MAX
 
+/*
+ * One side of a QP's engines (sroce_exec.c), under qp->engine_lock: busy
+ * while a context runs it (or a verb holds it, sroce_engine_lock()); kick
+ * asks that context to run it once more before it lets go.
+ */
+struct sroce_owner {
+	bool busy;
+	bool kick;
+};
+
 struct sroce_qp {
 	struct ib_qp ibqp;
 
@@ -153,28 +164,22 @@ struct sroce_qp {
 	void **kptr;			/* per SQ slot: AH or MR of a kernel WR */
 
 	/*
-	 * Engine ownership (sroce_exec.c), under engine_lock: engine_busy
-	 * while an owner runs them (or a verb holds them with
-	 * sroce_engine_lock()); engine_kick asks the owner to run them once
-	 * more; engine_waiters counts verbs sleeping on engine_wait.
-	 */
-	spinlock_t engine_lock;		/* owner changes only */
-	bool engine_busy;
-	bool engine_kick;
-	/*
-	 * The responder has an owner of its own (sroce_exec.c), so that a
-	 * QP answers a request on one CPU while it sends on another:
-	 * resp_busy and resp_kick as engine_busy and engine_kick. split
-	 * (READ_ONCE; written under engine_lock by an owner of both) is set
-	 * at creation and cleared for good when the responder meets an ODP
-	 * fault (unsplit, READ/WRITE_ONCE, asks for that): the QP's engines
-	 * then have one owner, whose fault hand-back covers all three.
+	 * Engine ownership (sroce_exec.c), under engine_lock: the send side
+	 * (completer, requester) and the responder each have an owner
+	 * (struct sroce_owner), so that a QP answers a request on one CPU
+	 * while it sends on another; engine_waiters counts verbs sleeping on
+	 * engine_wait for both (sroce_engine_lock()). split (READ_ONCE;
+	 * written under engine_lock by an owner of both) is set at creation
+	 * and cleared for good when the responder meets an ODP fault (unsplit,
+	 * READ/WRITE_ONCE, asks for that): the send side's owner then runs the
+	 * responder too, and its fault hand-back covers all three engines.
 	 * resp_run_cpu: as run_cpu, for the responder's runs.
 	 */
+	spinlock_t engine_lock;		/* owner changes only */
+	struct sroce_owner send_owner;
+	struct sroce_owner resp_owner;
 	bool split;
 	bool unsplit;
-	bool resp_busy;
-	bool resp_kick;
 	int resp_run_cpu;
 	int engine_waiters;
 	wait_queue_head_t engine_wait;
