@@ -10,6 +10,7 @@
 #include <linux/ktime.h>
 #include <linux/rtnetlink.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
 #include "sroce_cc.h"
@@ -93,31 +94,54 @@ u32 sroce_cc_line_mbps(struct sroce_dev *sdev)
 
 static enum hrtimer_restart sroce_cc_pace_timer(struct hrtimer *t)
 {
-	struct sroce_qp *qp = container_of(t, struct sroce_qp, pace_timer);
+	struct sroce_qp *qp = container_of(t, struct sroce_rp, pace_timer)->qp;
 
 	trace_sroce_timer_expire(qp, SROCE_TIMER_PACE, 0);
 	sroce_qp_schedule(qp);
 	return HRTIMER_NORESTART;
 }
 
-void sroce_cc_init(struct sroce_qp *qp)
+int sroce_cc_init(struct sroce_qp *qp)
 {
-	hrtimer_setup(&qp->pace_timer, sroce_cc_pace_timer, CLOCK_MONOTONIC,
+	struct sroce_rp *rp;
+
+	qp->rp = NULL;
+	/* UD has no one connection to pace; an XRC target sends no requests. */
+	if (qp->type == SROCE_QPT_UD || qp->type == SROCE_QPT_XRC_TGT)
+		return 0;
+	rp = kzalloc(sizeof(*rp), GFP_KERNEL);
+	if (!rp)
+		return -ENOMEM;
+	rp->qp = qp;
+	hrtimer_setup(&rp->pace_timer, sroce_cc_pace_timer, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_REL_SOFT);
-	atomic_set(&qp->cnp_pending, 0);
-	qp->req.cc_on = false;
+	qp->rp = rp;
+	return 0;
+}
+
+void sroce_cc_free(struct sroce_qp *qp)
+{
+	if (!qp->rp)
+		return;
+	hrtimer_cancel(&qp->rp->pace_timer);
+	kfree(qp->rp);
+	qp->rp = NULL;
 }
 
 void sroce_cc_start(struct sroce_qp *qp, u32 line_mbps)
 {
-	struct sroce_dcqcn_params *p = &qp->req.ccp;
+	struct sroce_rp *rp = qp->rp;
+	struct sroce_dcqcn_params *p;
 
-	atomic_set(&qp->cnp_pending, 0);
-	qp->req.cc_on = false;
-	qp->req.pace_next = 0;
-	qp->req.ackreq_ns = 0;
-	/* UD has no one connection to pace; a link of unknown speed neither. */
-	if (!READ_ONCE(dcqcn) || qp->type == SROCE_QPT_UD || !line_mbps)
+	if (!rp)
+		return;
+	p = &rp->p;
+	atomic_set(&rp->cnp_pending, 0);
+	rp->on = false;
+	rp->pace_next = 0;
+	rp->ackreq_ns = 0;
+	/* A link of unknown speed has no rate to pace at. */
+	if (!READ_ONCE(dcqcn) || !line_mbps)
 		return;
 	*p = (struct sroce_dcqcn_params) {
 		.max_rate = line_mbps,
@@ -138,75 +162,98 @@ void sroce_cc_start(struct sroce_qp *qp, u32 line_mbps)
 				       qp->qpn, line_mbps);
 		return;
 	}
-	sroce_dcqcn_init(&qp->req.cc, p);
-	qp->req.cc_on = true;
+	sroce_dcqcn_init(&rp->cc, p);
+	rp->on = true;
 }
 
 void sroce_cc_stop(struct sroce_qp *qp)
 {
-	hrtimer_cancel(&qp->pace_timer);
+	if (qp->rp)
+		hrtimer_cancel(&qp->rp->pace_timer);
+}
+
+void sroce_cc_rates(const struct sroce_qp *qp, u32 *rate, u32 *target)
+{
+	const struct sroce_rp *rp = qp->rp;
+
+	if (rp && rp->on) {
+		*rate = rp->cc.rate;
+		*target = rp->cc.target;
+	}
 }
 
 void sroce_cc_cnp(struct sroce_qp *qp)
 {
-	u64 now = ktime_get_ns();
+	struct sroce_rp *rp = qp->rp;
+	u64 now;
 
-	if (!READ_ONCE(dcqcn))
+	if (!rp || !READ_ONCE(dcqcn))
 		return;
-	if (!atomic_read(&qp->cnp_pending))
-		WRITE_ONCE(qp->cnp_first_ns, now);
-	WRITE_ONCE(qp->cnp_last_ns, now);
+	now = ktime_get_ns();
+	if (!atomic_read(&rp->cnp_pending))
+		WRITE_ONCE(rp->cnp_first_ns, now);
+	WRITE_ONCE(rp->cnp_last_ns, now);
 	/* the times before the flag: pairs with the owner's atomic_xchg() */
 	smp_mb__before_atomic();
-	atomic_set(&qp->cnp_pending, 1);
+	atomic_set(&rp->cnp_pending, 1);
 	sroce_qp_schedule(qp);
 }
 
 void sroce_cc_take_cnps(struct sroce_qp *qp)
 {
-	struct sroce_dcqcn *s = &qp->req.cc;
+	struct sroce_rp *rp = qp->rp;
 	u64 first, last, now;
 
-	if (!atomic_read(&qp->cnp_pending) || !atomic_xchg(&qp->cnp_pending, 0))
+	if (!rp || !atomic_read(&rp->cnp_pending) ||
+	    !atomic_xchg(&rp->cnp_pending, 0))
 		return;
-	if (!qp->req.cc_on)
+	if (!rp->on)
 		return;
 	now = ktime_get_ns();
-	last = min(READ_ONCE(qp->cnp_last_ns), now);
-	first = min(READ_ONCE(qp->cnp_first_ns), last);
-	if (sroce_dcqcn_cnps(s, &qp->req.ccp, first, last, now)) {
+	last = min(READ_ONCE(rp->cnp_last_ns), now);
+	first = min(READ_ONCE(rp->cnp_first_ns), last);
+	if (sroce_dcqcn_cnps(&rp->cc, &rp->p, first, last, now)) {
 		sroce_count(qp->sdev, SROCE_CNT_RP_RATE_CUT);
-		trace_sroce_cc_rate(qp, s->rate, s->target, s->alpha, true);
+		trace_sroce_cc_rate(qp, rp->cc.rate, rp->cc.target,
+				    rp->cc.alpha, true);
 	}
 }
 
 bool sroce_cc_must_wait(struct sroce_qp *qp, u32 bytes)
 {
-	struct sroce_dcqcn *s = &qp->req.cc;
+	struct sroce_rp *rp = qp->rp;
+	struct sroce_dcqcn *s;
 	u64 now, wait;
 
-	if (!qp->req.cc_on || !s->limited)
+	if (!rp || !rp->on || !rp->cc.limited)
 		return false;
+	s = &rp->cc;
 	now = ktime_get_ns();
-	if (sroce_dcqcn_tick(s, &qp->req.ccp, now))
+	if (sroce_dcqcn_tick(s, &rp->p, now))
 		trace_sroce_cc_rate(qp, s->rate, s->target, s->alpha, false);
 	if (!s->limited)
 		return false;
-	wait = sroce_pace_next(&qp->req.pace_next, now,
+	wait = sroce_pace_next(&rp->pace_next, now,
 			       sroce_pace_cost(bytes, s->rate),
 			       SROCE_PACE_BURST_NS);
 	if (!wait) {
-		if (sroce_dcqcn_sent(s, &qp->req.ccp, bytes))
+		if (sroce_dcqcn_sent(s, &rp->p, bytes))
 			trace_sroce_cc_rate(qp, s->rate, s->target, s->alpha, false);
 		return false;
 	}
 	sroce_count(qp->sdev, SROCE_CNT_RP_PACED);
-	if (!hrtimer_is_queued(&qp->pace_timer)) {
+	if (!hrtimer_is_queued(&rp->pace_timer)) {
 		trace_sroce_timer_arm(qp, SROCE_TIMER_PACE, wait);
-		hrtimer_start(&qp->pace_timer, ns_to_ktime(wait),
+		hrtimer_start(&rp->pace_timer, ns_to_ktime(wait),
 			      HRTIMER_MODE_REL_SOFT);
 	}
 	return true;
+}
+
+/* Paced: the rate is below the line rate. */
+static bool sroce_cc_paced(const struct sroce_qp *qp)
+{
+	return qp->rp && qp->rp->on && qp->rp->cc.limited;
 }
 
 /*
@@ -219,11 +266,11 @@ bool sroce_cc_ack_due(struct sroce_qp *qp)
 {
 	u64 timeout_ns;
 
-	if (!qp->req.cc_on || !qp->req.cc.limited)
+	if (!sroce_cc_paced(qp))
 		return false;
 	timeout_ns = sroce_ack_timeout_ns(qp->attr.timeout);
 	return timeout_ns != SROCE_TIMEOUT_INFINITE &&
-	       ktime_get_ns() - qp->req.ackreq_ns >= timeout_ns / 4;
+	       ktime_get_ns() - qp->rp->ackreq_ns >= timeout_ns / 4;
 }
 
 /*
@@ -232,6 +279,6 @@ bool sroce_cc_ack_due(struct sroce_qp *qp)
  */
 void sroce_cc_ackreq_sent(struct sroce_qp *qp)
 {
-	if (qp->req.cc_on && qp->req.cc.limited)
-		qp->req.ackreq_ns = ktime_get_ns();
+	if (sroce_cc_paced(qp))
+		qp->rp->ackreq_ns = ktime_get_ns();
 }

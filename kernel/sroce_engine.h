@@ -18,7 +18,6 @@
 #include <rdma/sroce-abi.h>
 
 #include "aeth.h"
-#include "dcqcn.h"
 #include "opcode.h"
 #include "psn.h"
 #include "sendwin.h"
@@ -109,12 +108,6 @@ struct sroce_req {
 	 */
 	u32 credits;
 	u32 credit_psn;
-	/* DCQCN's reaction point (sroce_cc.c): on from RTS unless disabled */
-	bool cc_on;
-	struct sroce_dcqcn cc;
-	struct sroce_dcqcn_params ccp;
-	u64 pace_next;			/* ns: when the next packet may go */
-	u64 ackreq_ns;			/* ns: the last AckReq sent while paced */
 };
 
 /* Responder READ/ATOMIC resource (seed-rules R2.6, R2.7). */

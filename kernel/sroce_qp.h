@@ -56,6 +56,7 @@
 struct sroce_cq;
 struct sroce_mr;
 struct sroce_qp_binding;
+struct sroce_rp;
 
 /*
  * Attributes set by modify_qp, under state_lock and with the engines held
@@ -107,15 +108,16 @@ struct sroce_qp {
 	/* Constant after create. */
 	struct sroce_dev *sdev;
 	u32 qpn;
+	enum sroce_qp_type type;	/* GSI runs as UD */
 	/*
 	 * Never the same for two QPs of the module's life (QPNs come back):
 	 * what a type 2 window is bound to (sroce_mw.c). Never 0.
 	 */
 	u64 uid;
-	enum sroce_qp_type type;	/* GSI runs as UD */
 	bool is_gsi;
 	bool is_user;
 	bool sig_all;
+	bool has_rq;
 	/*
 	 * A user QP's creating process (mmgrab'ed, compared only): its
 	 * doorbells may resolve the QP's ODP faults (sroce_exec.c).
@@ -136,15 +138,14 @@ struct sroce_qp {
 	 */
 	struct sroce_sge *rsge;
 	u32 rsge_cap;
-	bool has_rq;
 	u32 sq_max_sge;
 	u32 max_inline;
 	u32 swqe_size;			/* bytes per qp->swqe entry */
 	void *swqe;			/* kernel copies, one per SQ slot */
 
 	refcount_t ref;
-	struct completion released;
 	atomic_t mcast_groups;		/* groups attached to (sroce_mcast.c) */
+	struct completion released;
 
 	/*
 	 * state and attr: written under state_lock (destroy_qp also sets
@@ -228,9 +229,9 @@ struct sroce_qp {
 	u32 db_cqs_cons;
 	/* SQ doorbell suppression (sroce_exec.c): engines_active set, prod then. */
 	bool sq_active;
-	u32 sq_seen;
 	/* The SQ producer index was impossible once: ERROR, until RESET. */
 	bool sq_broken;
+	u32 sq_seen;
 	struct sk_buff_head rx_req;
 	struct sk_buff_head rx_resp;
 	struct sroce_req req;
@@ -242,16 +243,8 @@ struct sroce_qp {
 	struct sroce_txbatch rtxb;
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
-	struct hrtimer pace_timer;	/* DCQCN pacing (sroce_cc.c) */
-	/*
-	 * CNPs arrived for the requester: set by receive (any context),
-	 * taken by the owner; cnp_first_ns/cnp_last_ns (ktime_get_ns()) are
-	 * when the first and the last of them arrived, written before
-	 * cnp_pending is set (a race between receivers only blurs them).
-	 */
-	atomic_t cnp_pending;
-	u64 cnp_first_ns;
-	u64 cnp_last_ns;
+	/* DCQCN's reaction point (sroce_cc.h); NULL: a QP that has none. */
+	struct sroce_rp *rp;
 
 	/*
 	 * ECN notification point (sroce_recv.c): when this QP last sent a

@@ -262,14 +262,16 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	skb_queue_head_init(&qp->rx_req);
 	skb_queue_head_init(&qp->rx_resp);
 	sroce_comp_init_timers(qp);
-	sroce_cc_init(qp);
 
 	err = sroce_obj_get(sdev, SROCE_OBJ_QP);
 	if (err)
 		return err;
-	err = sroce_qp_alloc_qpn(qp, gsi);
+	err = sroce_cc_init(qp);
 	if (err)
 		goto err_put;
+	err = sroce_qp_alloc_qpn(qp, gsi);
+	if (err)
+		goto err_cc;
 	if (gsi)
 		qp->qpn = 1;
 	ibqp->qp_num = qp->qpn;
@@ -295,6 +297,8 @@ err_queues:
 	sroce_qp_free_queues(qp);
 err_qpn:
 	xa_erase_irq(&sdev->qp_xa, qp->qpn);
+err_cc:
+	sroce_cc_free(qp);
 err_put:
 	sroce_obj_put(sdev, SROCE_OBJ_QP);
 	return err;
@@ -328,7 +332,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 */
 	hrtimer_cancel(&qp->ack_timer);
 	hrtimer_cancel(&qp->rnr_timer);
-	sroce_cc_stop(qp);
+	sroce_cc_free(qp);
 	skb_queue_purge(&qp->rx_req);
 	skb_queue_purge(&qp->rx_resp);
 	sroce_engine_release(qp);
@@ -753,6 +757,15 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		sroce_qp_schedule(qp);
 	return err;
 }
+
+/*
+ * The core allocates struct sroce_qp with kzalloc: up to 2 KiB it comes
+ * from kmalloc-2k, a byte more from kmalloc-4k, and a QP would cost more
+ * kernel memory than one of rdma_rxe (Documentation/performance.md,
+ * "Scale and object costs"). State that not every QP needs goes out of
+ * line, as DCQCN's does (struct sroce_rp).
+ */
+static_assert(sizeof(struct sroce_qp) <= 2048);
 
 const struct ib_device_ops sroce_qp_ops = {
 	.create_qp = sroce_create_qp,

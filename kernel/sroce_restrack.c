@@ -17,6 +17,7 @@
 #include <uapi/rdma/rdma_netlink.h>
 
 #include "sroce.h"
+#include "sroce_cc.h"
 #include "sroce_cq.h"
 #include "sroce_exec.h"
 #include "sroce_mr.h"
@@ -116,10 +117,7 @@ static int sroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	retry_left = qp->comp.retry_left;
 	rnr_left = qp->comp.rnr_left;
 	rnr_wait = qp->req.rnr_wait;
-	if (qp->req.cc_on) {
-		cc_rate = qp->req.cc.rate;
-		cc_target = qp->req.cc.target;
-	}
+	sroce_cc_rates(qp, &cc_rate, &cc_target);
 	sroce_engine_unlock(qp);
 
 	sroce_attr_u32(&t, "sq_depth", sq_slots);

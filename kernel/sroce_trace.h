@@ -29,7 +29,7 @@ enum sroce_retrans_cause {
 enum sroce_timer_kind {
 	SROCE_TIMER_ACK,		/* local ACK timeout (qp->ack_timer) */
 	SROCE_TIMER_RNR,		/* RNR NAK wait (qp->rnr_timer) */
-	SROCE_TIMER_PACE,		/* DCQCN pacing (qp->pace_timer) */
+	SROCE_TIMER_PACE,		/* DCQCN pacing (qp->rp->pace_timer) */
 };
 #endif /* SROCE_TRACE_TYPES_H */
 
