@@ -9,7 +9,8 @@
 #   BENCH_SECTIONS=verbs+udp+scale+objs, or "profile" for perf record of
 #                               each of BENCH_DEVICES (write_bw 64 KiB and
 #                               1 MiB, read_bw 1 MiB, atomic_bw, send_bw 64 B,
-#                               send_lat and write_lat 8 B: FILTER picks)
+#                               send_lat, write_lat and read_lat 8 B:
+#                               FILTER picks)
 #   BENCH_FILTER=regex          only the tests whose name matches (e.g. write_bw)
 #   BENCH_DEVICES=sroce+rxe+siw devices to run; "sroce_wq" is sroce with
 #                               inline_engines=0 (work item only),

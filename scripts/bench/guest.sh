@@ -414,7 +414,8 @@ objs() {	# REP: the order of the two devices alternates between repeats
 
 # perf record of the whole guest while each of DEVICES runs one test, for
 # each of ib_write_bw 64 KiB and 1 MiB, ib_read_bw 1 MiB, ib_atomic_bw 8 B,
-# ib_send_bw 64 B, ib_send_lat and ib_write_lat 8 B that FILTER matches
+# ib_send_bw 64 B, ib_send_lat, ib_write_lat and ib_read_lat 8 B that
+# FILTER matches
 # (the data stays in the guest's /tmp; the reports go to
 # build/bench/perf-<device>-<test>-{dso,flat,children,tree,callers}.txt:
 # tree has what each symbol of 3% or more (callees included) calls,
@@ -424,7 +425,8 @@ profile() {
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
 	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_read_bw:1048576:200 \
-		ib_atomic_bw:8:20000 ib_send_bw:64:50000 ib_send_lat:8:20000 ib_write_lat:8:20000; do
+		ib_atomic_bw:8:20000 ib_send_bw:64:50000 ib_send_lat:8:20000 ib_write_lat:8:20000 \
+		ib_read_lat:8:20000; do
 		IFS=: read -r tool size iters <<<"$t"
 		want "${tool}_$size" || continue
 		name=${tool#ib_}

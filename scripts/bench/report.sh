@@ -159,6 +159,16 @@ if [ -n "$kpps" ] && [ "$kpps" != - ] && [ -n "$xat" ] && [ "$xat" != - ]; then
 		printf "atomic_bw bound from the 44-byte packet ceiling (%.1f kpps): %.2f MiB/s on one vCPU, %.2f on two; 2x rxe is %.2f\n", k, one, 2 * one, 2 * x
 	}'
 fi
+# A READ is two packets through the same path one after the other, the
+# response sent only once the request has arrived: with no work of
+# sroce's at all, at least two packet times of that ceiling. Against the
+# target of 0.6x rdma_rxe, whose ends loop back inside its driver.
+xrl=$(get ib_read_lat_8 t_typical rxe)
+if [ -n "$kpps" ] && [ "$kpps" != - ] && [ -n "$xrl" ] && [ "$xrl" != - ]; then
+	awk -v k="$kpps" -v x="$xrl" -v s="$(get ib_read_lat_8 t_typical sroce)" 'BEGIN {
+		printf "read_lat bound from the 44-byte packet ceiling (%.1f kpps): two packets take %.2f us; 0.6x rxe is %.2f us; sroce %s us\n", k, 2000 / k, 0.6 * x, s
+	}'
+fi
 bad=$(awk -F'\t' "$invalid" "$raw" | wc -l)
 [ "$bad" = 0 ] || echo "left out: $bad figure(s) of 0 or inf (perftest's TCG clock)"
 echo
