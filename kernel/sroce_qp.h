@@ -102,6 +102,14 @@ struct sroce_owner {
 	bool kick;
 };
 
+/*
+ * The core allocates struct sroce_qp with kzalloc: up to 2 KiB it comes
+ * from kmalloc-2k, a byte more from kmalloc-4k, and a QP would cost more
+ * kernel memory than one of rdma_rxe (Documentation/performance.md,
+ * "Scale and object costs"). On Debian 13's kernel it is 2024 bytes:
+ * state that not every QP needs goes out of line, as DCQCN's does
+ * (struct sroce_rp). Debug kernels (lockdep) make it larger anyway.
+ */
 struct sroce_qp {
 	struct ib_qp ibqp;
 

@@ -758,15 +758,6 @@ static int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return err;
 }
 
-/*
- * The core allocates struct sroce_qp with kzalloc: up to 2 KiB it comes
- * from kmalloc-2k, a byte more from kmalloc-4k, and a QP would cost more
- * kernel memory than one of rdma_rxe (Documentation/performance.md,
- * "Scale and object costs"). State that not every QP needs goes out of
- * line, as DCQCN's does (struct sroce_rp).
- */
-static_assert(sizeof(struct sroce_qp) <= 2048);
-
 const struct ib_device_ops sroce_qp_ops = {
 	.create_qp = sroce_create_qp,
 	.destroy_qp = sroce_destroy_qp,
