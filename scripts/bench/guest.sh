@@ -417,9 +417,10 @@ objs() {	# REP: the order of the two devices alternates between repeats
 # ib_send_bw 64 B, ib_send_lat, ib_write_lat and ib_read_lat 8 B that
 # FILTER matches
 # (the data stays in the guest's /tmp; the reports go to
-# build/bench/perf-<device>-<test>-{dso,flat,children,tree,callers}.txt:
+# build/bench/perf-<device>-<test>-{dso,flat,children,tree,callers,cpu}.txt:
 # tree has what each symbol of 3% or more (callees included) calls,
-# callers the call chains into each symbol of 2% or more by itself).
+# callers the call chains into each symbol of 2% or more by itself, cpu
+# each symbol's own share on each vCPU).
 profile() {
 	local spid data=/tmp/perf.data t tool size iters name dev base
 	echo 0 >/proc/sys/kernel/kptr_restrict
@@ -454,6 +455,8 @@ profile() {
 			perf report -i "$data" --stdio --no-children --sort sym \
 				-g caller,0.5,callee,function,percent --percent-limit 2 \
 				>"$base-callers.txt" 2>&1
+			perf report -i "$data" --stdio --no-children --sort cpu,sym -g none \
+				--percent-limit 0.5 >"$base-cpu.txt" 2>&1
 			say "profile in $base-*.txt"
 		done
 	done
