@@ -219,13 +219,19 @@ void sroce_cc_take_cnps(struct sroce_qp *qp)
 	}
 }
 
+/* Paced: the rate is below the line rate. */
+static bool sroce_cc_paced(const struct sroce_qp *qp)
+{
+	return qp->rp && qp->rp->on && qp->rp->cc.limited;
+}
+
 bool sroce_cc_must_wait(struct sroce_qp *qp, u32 bytes)
 {
 	struct sroce_rp *rp = qp->rp;
 	struct sroce_dcqcn *s;
 	u64 now, wait;
 
-	if (!rp || !rp->on || !rp->cc.limited)
+	if (!sroce_cc_paced(qp))
 		return false;
 	s = &rp->cc;
 	now = ktime_get_ns();
@@ -248,12 +254,6 @@ bool sroce_cc_must_wait(struct sroce_qp *qp, u32 bytes)
 			      HRTIMER_MODE_REL_SOFT);
 	}
 	return true;
-}
-
-/* Paced: the rate is below the line rate. */
-static bool sroce_cc_paced(const struct sroce_qp *qp)
-{
-	return qp->rp && qp->rp->on && qp->rp->cc.limited;
 }
 
 /*
