@@ -38,6 +38,7 @@
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/sroce-abi.h>
@@ -106,9 +107,10 @@ struct sroce_owner {
  * The core allocates struct sroce_qp with kzalloc: up to 2 KiB it comes
  * from kmalloc-2k, a byte more from kmalloc-4k, and a QP would cost more
  * kernel memory than one of rdma_rxe (Documentation/performance.md,
- * "Scale and object costs"). On Debian 13's kernel it is 2024 bytes:
- * state that not every QP needs goes out of line, as DCQCN's does
- * (struct sroce_rp). Debug kernels (lockdep) make it larger anyway.
+ * "Scale and object costs"). It is 1984 bytes on Debian 13's kernel and
+ * 2032 on Linux 7.3, whose struct ib_qp is larger: state that not every
+ * QP needs goes out of line, as DCQCN's does (struct sroce_rp). Debug
+ * kernels (lockdep) make it larger anyway.
  */
 struct sroce_qp {
 	struct ib_qp ibqp;
@@ -151,9 +153,9 @@ struct sroce_qp {
 	u32 swqe_size;			/* bytes per qp->swqe entry */
 	void *swqe;			/* kernel copies, one per SQ slot */
 
+	/* destroy_qp waits for it to reach 0 (wait_var_event()). */
 	refcount_t ref;
 	atomic_t mcast_groups;		/* groups attached to (sroce_mcast.c) */
-	struct completion released;
 
 	/*
 	 * state and attr: written under state_lock (destroy_qp also sets
@@ -191,12 +193,12 @@ struct sroce_qp {
 	bool unsplit;
 	int resp_run_cpu;
 	int engine_waiters;
-	wait_queue_head_t engine_wait;
 	/*
 	 * CPU + 1 of the last run, 0 none: written by the owner, read
 	 * locklessly by any CPU choosing where the engines run (a hint).
 	 */
 	int run_cpu;
+	wait_queue_head_t engine_wait;
 	/*
 	 * engine_defer (owner only): an engine stopped on an ODP fault,
 	 * noted in odp_fault (owner only). sirq_defer (READ/WRITE_ONCE): set
@@ -211,12 +213,12 @@ struct sroce_qp {
 	 * the responder, which answers it (sroce_resp_held_resent()).
 	 */
 	bool engine_defer;
-	/* A split responder's own: it never resolves it (unsplit instead). */
-	bool resp_defer;
-	struct sroce_odp_fault resp_fault;
 	bool sirq_defer;
 	bool odp_fault_pending;
 	bool held_resent;
+	/* A split responder's own: it never resolves it (unsplit instead). */
+	bool resp_defer;
+	struct sroce_odp_fault resp_fault;
 	struct sroce_odp_fault odp_fault;
 	struct sroce_odp_fault odp_fault_failed;
 
@@ -316,8 +318,11 @@ static inline struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
 
 static inline void sroce_qp_put(struct sroce_qp *qp)
 {
-	if (refcount_dec_and_test(&qp->ref))
-		complete(&qp->released);
+	if (refcount_dec_and_test(&qp->ref)) {
+		/* 0 before the check for waiters; the QP may be freed once seen. */
+		smp_mb__after_atomic();
+		wake_up_var(&qp->ref);
+	}
 }
 
 /*

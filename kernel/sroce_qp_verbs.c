@@ -256,7 +256,6 @@ static int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	sroce_txbatch_init(&qp->txb, &qp->stats);
 	sroce_txbatch_init(&qp->rtxb, &qp->rstats);
 	refcount_set(&qp->ref, 1);
-	init_completion(&qp->released);
 	INIT_WORK(&qp->work, sroce_qp_work);
 	INIT_WORK(&qp->uwork, sroce_qp_unbound_work);
 	skb_queue_head_init(&qp->rx_req);
@@ -321,7 +320,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		sroce_qp_put(qp);
 	/* Drop the initial reference; wait for in-flight lookups. */
 	sroce_qp_put(qp);
-	wait_for_completion(&qp->released);
+	wait_var_event(&qp->ref, !refcount_read(&qp->ref));
 	/* Work queued by a lookup that raced with us has run or was cancelled. */
 	flush_work(&qp->work);
 	flush_work(&qp->uwork);
