@@ -361,6 +361,19 @@ udp_kernel() {	# REP
 		emit udp pktgen_udp_44 veth rate kpps hi "$1" "$(awk -v p="${v#* }" 'BEGIN { printf "%.1f", p / 1000 }')"
 	fi
 	byte_ceilings "$1"
+	syscall_ceiling "$1"
+}
+
+# What one system call costs (getppid(), perf bench): every sroce doorbell
+# is one, so a READ's latency is at least two packet times and this
+# (report.sh prints the bound). us per call.
+syscall_ceiling() {	# REP
+	local v
+	want syscall_null && command -v perf >/dev/null || return 0
+	v=$(perf bench syscall basic --loop 200000 2>&1 |
+		awk '$2 == "usecs/op" { printf "%.3f", $1 }')
+	[ -n "$v" ] && emit udp syscall_null cpu t us lo "$1" "$v"
+	return 0
 }
 
 verbs() {	# REP
