@@ -10,6 +10,7 @@
 #include "sroce.h"
 #include "sroce_ah.h"
 #include "sroce_param.h"
+#include "sroce_ref.h"
 
 static int sroce_ah_check(const struct rdma_ah_attr *attr)
 {
@@ -44,7 +45,6 @@ static int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		return err;
 	ah->index = 0;
 	refcount_set(&ah->ref, 1);
-	init_completion(&ah->released);
 	if (udata) {
 		/* Reserved now, visible to the engine once set up below. */
 		err = xa_alloc_cyclic_irq(&sdev->ah_xa, &ah->index, NULL,
@@ -91,9 +91,9 @@ static int sroce_destroy_ah(struct ib_ah *ibah, u32 flags)
 		xa_erase_irq(&sdev->ah_xa, ah->index);
 		sroce_ah_put(ah);
 		if (flags & RDMA_DESTROY_AH_SLEEPABLE)
-			wait_for_completion(&ah->released);
+			sroce_ref_wait_zero(&ah->ref);
 		else
-			WARN_ON_ONCE(!completion_done(&ah->released));
+			WARN_ON_ONCE(refcount_read(&ah->ref));
 	}
 	rdma_destroy_ah_attr(&ah->attr);
 	sroce_obj_put(sdev, SROCE_OBJ_AH);
@@ -135,8 +135,7 @@ struct sroce_ah *sroce_ah_get_by_index(struct sroce_dev *sdev, u32 index,
 
 void sroce_ah_put(struct sroce_ah *ah)
 {
-	if (refcount_dec_and_test(&ah->ref))
-		complete(&ah->released);
+	sroce_ref_put(&ah->ref);
 }
 
 const struct ib_device_ops sroce_ah_ops = {

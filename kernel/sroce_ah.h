@@ -8,7 +8,6 @@
 #ifndef SROCE_AH_H
 #define SROCE_AH_H
 
-#include <linux/completion.h>
 #include <linux/refcount.h>
 #include <rdma/ib_verbs.h>
 
@@ -23,7 +22,6 @@ struct sroce_ah {
 	struct sroce_av av;		/* constant: attr resolved for sending */
 	u32 index;			/* user AHs: index in ah_xa; else 0 */
 	refcount_t ref;			/* user AHs: table + lookups */
-	struct completion released;
 };
 
 static inline struct sroce_ah *to_sroce_ah(struct ib_ah *ibah)

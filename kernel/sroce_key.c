@@ -12,6 +12,7 @@
 #include "sroce_key.h"
 #include "sroce_mem.h"
 #include "sroce_param.h"
+#include "sroce_ref.h"
 
 static_assert(!(SROCE_LOOKUP_WHOLE & (IB_ACCESS_SUPPORTED | IB_ACCESS_OPTIONAL)));
 
@@ -41,7 +42,6 @@ int sroce_key_alloc(struct sroce_dev *sdev, struct sroce_key *k,
 
 	k->kind = kind;
 	refcount_set(&k->ref, 1);
-	init_completion(&k->released);
 	err = sroce_obj_get(sdev, sroce_key_obj(kind));
 	if (err)
 		return err;
@@ -70,7 +70,7 @@ void sroce_key_remove(struct sroce_dev *sdev, struct sroce_key *k)
 {
 	xa_erase_irq(&sdev->mr_xa, k->index);
 	sroce_key_put(k);
-	wait_for_completion(&k->released);
+	sroce_ref_wait_zero(&k->ref);
 	sroce_obj_put(sdev, sroce_key_obj(k->kind));
 }
 
@@ -90,8 +90,7 @@ struct sroce_key *sroce_key_get(struct sroce_dev *sdev, u32 key)
 
 void sroce_key_put(struct sroce_key *k)
 {
-	if (refcount_dec_and_test(&k->ref))
-		complete(&k->released);
+	sroce_ref_put(&k->ref);
 }
 
 /**

@@ -10,7 +10,6 @@
 #ifndef SROCE_MEM_H
 #define SROCE_MEM_H
 
-#include <linux/completion.h>
 #include <linux/highmem.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -31,7 +30,6 @@ struct sroce_key {
 	enum sroce_key_kind kind;	/* constant */
 	u32 index;			/* constant: key >> 8 */
 	refcount_t ref;			/* the table's, plus one per lookup */
-	struct completion released;	/* ref reached zero */
 };
 
 enum sroce_mr_type {

@@ -66,7 +66,6 @@
 #include <linux/refcount.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_umem_odp.h>
@@ -75,6 +74,7 @@
 #include "sroce_key.h"
 #include "sroce_mem.h"
 #include "sroce_odp.h"
+#include "sroce_ref.h"
 
 #include "sroce_trace.h"
 
@@ -176,9 +176,7 @@ static void sroce_odp_umem_put(struct ib_umem_odp *odp)
 {
 	struct sroce_odp_umem *su = odp->private;
 
-	/* wake_up_var() only hashes the address: su may be gone already. */
-	if (refcount_dec_and_test(&su->users))
-		wake_up_var(&su->users);
+	sroce_ref_put(&su->users);
 }
 
 /* Release a umem and its struct sroce_odp_umem. No access in progress. */
@@ -288,8 +286,8 @@ out_unlock:
 	synchronize_rcu();
 	list_for_each_entry_safe(su, next, &dead, reap_entry) {
 		/* The xarray's reference; then wait for the accesses' ones. */
-		if (!refcount_dec_and_test(&su->users))
-			wait_var_event(&su->users, !refcount_read(&su->users));
+		sroce_ref_put(&su->users);
+		sroce_ref_wait_zero(&su->users);
 		sroce_odp_umem_release(su->odp);
 		n++;
 	}

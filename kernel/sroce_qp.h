@@ -38,7 +38,6 @@
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
 #include <linux/wait.h>
-#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/sroce-abi.h>
@@ -46,6 +45,7 @@
 #include "sroce.h"
 #include "sroce_engine.h"
 #include "sroce_qp_stats.h"
+#include "sroce_ref.h"
 #include "sroce_xmit.h"
 #include "sroce_ring.h"
 #include "sroce_srq.h"
@@ -318,11 +318,7 @@ static inline struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
 
 static inline void sroce_qp_put(struct sroce_qp *qp)
 {
-	if (refcount_dec_and_test(&qp->ref)) {
-		/* 0 before the check for waiters; the QP may be freed once seen. */
-		smp_mb__after_atomic();
-		wake_up_var(&qp->ref);
-	}
+	sroce_ref_put(&qp->ref);
 }
 
 /*

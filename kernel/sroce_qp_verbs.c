@@ -320,9 +320,7 @@ static int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		sroce_qp_put(qp);
 	/* Drop the initial reference; wait for in-flight lookups. */
 	sroce_qp_put(qp);
-	wait_var_event(&qp->ref, !refcount_read(&qp->ref));
-	/* Acquire: what the last holder wrote before its put is seen here. */
-	smp_acquire__after_ctrl_dep();
+	sroce_ref_wait_zero(&qp->ref);
 	/* Work queued by a lookup that raced with us has run or was cancelled. */
 	flush_work(&qp->work);
 	flush_work(&qp->uwork);

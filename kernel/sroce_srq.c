@@ -9,6 +9,7 @@
 
 #include "sroce.h"
 #include "sroce_param.h"
+#include "sroce_ref.h"
 #include "sroce_srq.h"
 
 static u32 sroce_rq_stride(u32 max_sge)
@@ -214,8 +215,7 @@ struct sroce_srq *sroce_xrc_srq_get(struct sroce_dev *sdev, u32 srqn,
 
 void sroce_srq_put(struct sroce_srq *srq)
 {
-	if (refcount_dec_and_test(&srq->ref))
-		complete(&srq->released);
+	sroce_ref_put(&srq->ref);
 }
 
 static int sroce_create_srq(struct ib_srq *ibsrq,
@@ -242,7 +242,6 @@ static int sroce_create_srq(struct ib_srq *ibsrq,
 	if (err)
 		return err;
 	refcount_set(&srq->ref, 1);
-	init_completion(&srq->released);
 	/* The number now, the SRQ once it is whole (below). */
 	err = xa_alloc_cyclic_irq(&sdev->srq_xa, &srq->srq_num, NULL,
 				  XA_LIMIT(1, SROCE_MAX_SRQ), &sdev->srq_next,
@@ -319,7 +318,7 @@ static int sroce_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	 */
 	xa_erase_irq(&sdev->srq_xa, srq->srq_num);
 	sroce_srq_put(srq);
-	wait_for_completion(&srq->released);
+	sroce_ref_wait_zero(&srq->ref);
 	sroce_rq_free(&srq->rq);
 	sroce_obj_put(sdev, SROCE_OBJ_SRQ);
 	return 0;

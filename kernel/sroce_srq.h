@@ -8,7 +8,6 @@
 #ifndef SROCE_SRQ_H
 #define SROCE_SRQ_H
 
-#include <linux/completion.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
@@ -41,7 +40,7 @@ struct sroce_rq {
 /*
  * An XRC SRQ (ibsrq.srq_type IB_SRQT_XRC; its XRC domain and CQ are
  * ibsrq.ext's) is found by number by the XRC targets' responders, with a
- * reference (sroce_srq_get()) held for one packet; destroy_srq waits for
+ * reference (sroce_xrc_srq_get()) held for one packet; destroy_srq waits for
  * it. A basic SRQ is reached only through its QPs.
  */
 struct sroce_srq {
@@ -49,7 +48,6 @@ struct sroce_srq {
 	u32 srq_num;		/* index in sdev->srq_xa */
 	struct sroce_rq rq;
 	refcount_t ref;
-	struct completion released;
 };
 
 static inline struct sroce_srq *to_sroce_srq(struct ib_srq *ibsrq)
