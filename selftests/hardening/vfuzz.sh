@@ -84,11 +84,14 @@ slab0=$(meminfo Slab) sunr0=$(meminfo SUnreclaim) vm0=$(meminfo VmallocUsed)
 kw0=$(kworker_jiffies)
 info "baseline: Slab ${slab0} kB, SUnreclaim ${sunr0} kB, VmallocUsed ${vm0} kB"
 
-dstate=$(mktemp) out=$(mktemp)
-# Tasks in D state, sampled every second while the fuzzer runs.
+dstate=$(mktemp) out=$(mktemp) stop=$(mktemp -u)
+# Tasks in D state, sampled every second while the fuzzer runs. It stops
+# at its next round once $stop exists: killed, it would leave its ps of
+# that moment running into the CPU check below (as it once did, for 2.5
+# s of CPU).
 (
 	n=0
-	while :; do
+	while [ ! -e "$stop" ]; do
 		ps -eo pid=,stat=,wchan:32=,comm= | awk -v n=$n '$2 ~ /^D/ { print n, $0 }' >>"$dstate"
 		n=$((n + 1))
 		sleep 1
@@ -106,8 +109,9 @@ timeout -k 10 $((FUZZ_SECS + 180)) \
 	"$PROG" -t "$FUZZ_CASE" 2>&1 | tee "$out"	# live: a kernel panic may end the guest
 rc=${PIPESTATUS[0]}
 t1=$SECONDS
-kill "$sampler" 2>/dev/null
+: >"$stop"
 wait "$sampler" 2>/dev/null
+rm -f "$stop"
 info "fuzzer: exit $rc after $((t1 - t0)) s"
 bad=0
 [ "$rc" = 0 ] || { info "FAIL: the fuzzer failed (exit $rc)"; bad=1; }
