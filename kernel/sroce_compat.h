@@ -89,6 +89,11 @@ static inline void sroce_bh_work_queue(struct sroce_bh_work *w)
 	queue_work(system_bh_wq, &w->work);
 }
 
+static inline void sroce_bh_work_queue_on(int cpu, struct sroce_bh_work *w)
+{
+	queue_work_on(cpu, system_bh_wq, &w->work);
+}
+
 static inline void sroce_bh_work_cancel_sync(struct sroce_bh_work *w)
 {
 	cancel_work_sync(&w->work);
@@ -114,6 +119,12 @@ static inline void sroce_bh_work_init(struct sroce_bh_work *w, work_func_t fn)
 }
 
 static inline void sroce_bh_work_queue(struct sroce_bh_work *w)
+{
+	tasklet_schedule(&w->tasklet);
+}
+
+/* A tasklet runs where it is scheduled: here. */
+static inline void sroce_bh_work_queue_on(int cpu, struct sroce_bh_work *w)
 {
 	tasklet_schedule(&w->tasklet);
 }

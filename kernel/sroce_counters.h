@@ -45,6 +45,7 @@
 	X(RD_ATOMIC_STALL, "rd_atomic_stall")				\
 	X(CREDIT_STALL, "credit_stall")					\
 	X(RX_HANDOFF, "rx_handoffs")					\
+	X(LOOP_OTHER_CPU, "loop_other_cpu")				\
 	X(RESP_UNSPLIT, "resp_unsplits")				\
 	/* completer: ACKs and NAKs received */				\
 	X(ACK_RCVD, "ack_rcvd")						\

@@ -38,6 +38,7 @@
 
 #include "sroce.h"
 #include "sroce_crc.h"
+#include "sroce_exec.h"
 #include "sroce_fault.h"
 #include "sroce_netns.h"
 #include "sroce_qp_stats.h"
@@ -45,6 +46,7 @@
 #include "sroce_xmit.h"
 #include "bth.h"
 #include "icrc.h"
+#include "opcode.h"
 #include "sroce_trace.h"
 
 /* Loopback packets queued per receiving device before the sender drops. */
@@ -112,16 +114,34 @@ static void sroce_push_udp(struct sk_buff *skb, u16 sport)
 	uh->check = 0;		/* IPv4: none; IPv6: set by udp6_set_csum */
 }
 
+/* A READ request (skb->data at the UDP header, the BTH linear after it). */
+static bool sroce_is_read_req(const struct sk_buff *skb)
+{
+	const struct sroce_opcode_info *info;
+
+	info = sroce_opcode_get(skb->data[sizeof(struct udphdr)]);
+	return info && (info->mask & (SROCE_M_REQ | SROCE_M_READ)) ==
+		       (SROCE_M_REQ | SROCE_M_READ);
+}
+
 /*
  * Deliver a fully built packet (skb->data at the IP header, ICRC written)
  * to @dst_sdev of this host through its loopback queue: the same receive
  * checks as from the wire, in BH context, without re-entering the
  * caller. Consumes the skb. Caller holds a reference on @dst_sdev.
+ *
+ * Where sroce_loopback_away() says so, the queue is drained on the next
+ * online CPU. Not for a READ request: its responses' bytes are cheaper
+ * to copy on this CPU, whose cache holds the requester's buffer. The
+ * queue keeps the packets' order wherever it is drained, since a work
+ * item never runs on two CPUs at once.
  */
 static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
 			  unsigned int ip_len)
 {
 	struct sroce_net_dev *nd = dst_sdev->net;
+	bool away;
+	int cpu;
 
 	if (unlikely(!nd || skb_queue_len(&nd->loop_q) >= SROCE_LOOP_QLEN)) {
 		kfree_skb(skb);
@@ -134,14 +154,29 @@ static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
 	skb_reset_transport_header(skb);
 	skb->dev = dst_sdev->ndev;
 	skb->pkt_type = PACKET_HOST;
+	away = sroce_loopback_away() && !sroce_is_read_req(skb);
 	skb_queue_tail(&nd->loop_q, skb);
 	/*
-	 * With BHs off, enabling them again runs the BH work right here,
-	 * after this packet is queued; from process context queue_work()
-	 * alone would leave it to ksoftirqd (a context switch per packet).
+	 * With BHs off, enabling them again runs BH work queued here right
+	 * here, after this packet is queued; from process context
+	 * queue_work() alone would leave it to ksoftirqd (a context switch
+	 * per packet). BHs off also keep this CPU from going offline in
+	 * between, so @cpu is online when the work is queued there (a dead
+	 * CPU's BH work is drained elsewhere).
 	 */
 	local_bh_disable();
-	sroce_bh_work_queue(&nd->loop_work);
+	cpu = smp_processor_id();
+	if (away) {
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	if (cpu == smp_processor_id()) {
+		sroce_bh_work_queue(&nd->loop_work);
+	} else {
+		sroce_count(dst_sdev, SROCE_CNT_LOOP_OTHER_CPU);
+		sroce_bh_work_queue_on(cpu, &nd->loop_work);
+	}
 	local_bh_enable();
 	return 0;
 }

@@ -138,20 +138,21 @@ perf_line() {
 	awk '/^ *#bytes/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 5 { print; exit }' "$1"
 }
 
-# sroce_stats DEV: rx_handoffs, out_of_sequence and retrans_pkts, each
-# the sum of DEV's two ends (sroce and its variants), to log which runs
-# handed receive work over and which went back for lost or reordered
-# packets; empty for the others.
-SROCE_STATS="rx_handoffs out_of_sequence retrans_pkts"
+# sroce_stats DEV: rx_handoffs, loop_other_cpu, out_of_sequence and
+# retrans_pkts, each the sum of DEV's two ends (sroce and its variants; one
+# device counted once), to log which runs handed receive work over and
+# which went back for lost or reordered packets; empty for the others.
+SROCE_STATS="rx_handoffs loop_other_cpu out_of_sequence retrans_pkts"
 sroce_stats() {
-	local c
+	local c d
 	case $1 in
 	sroce*) ;;
 	*) return 0 ;;
 	esac
 	for c in $SROCE_STATS; do
-		cat "/sys/class/infiniband/${DEV_A[$1]}/ports/1/hw_counters/$c" \
-			"/sys/class/infiniband/${DEV_B[$1]}/ports/1/hw_counters/$c" 2>/dev/null |
+		for d in $(printf '%s\n' "${DEV_A[$1]}" "${DEV_B[$1]}" | sort -u); do
+			cat "/sys/class/infiniband/$d/ports/1/hw_counters/$c"
+		done 2>/dev/null |
 			awk '{ s += $1 } END { printf "%d ", s }'
 	done
 }

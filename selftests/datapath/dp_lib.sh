@@ -8,7 +8,10 @@
 # init_net only). run_guest.sh --target rxe runs the tests tagged rxe in
 # tests.list with DP_TARGET=rxe. "mixed" and "mixed_r": sroce and rdma_rxe
 # on the two ends of one veth (lib.sh mixed_up), A=sroce_m B=rxe0 (mixed)
-# or A=rxe0 B=sroce_m (mixed_r); datapath/interop_rxe.sh runs them.
+# or A=rxe0 B=sroce_m (mixed_r); datapath/interop_rxe.sh runs them. "lo":
+# both ends on sroce_a (netns sroce_a), so that every packet goes through
+# sroce's local delivery (its loopback FIFO) instead of the veth, as in
+# rdma_rxe's set-up; datapath/one_device.sh runs it.
 # End A is the server / requester, end B the client.
 # shellcheck shell=bash
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -26,14 +29,17 @@ dp_libsroce() {
 
 dp_up() {
 	case $DP_TARGET in
-	sroce)
+	sroce | lo)
 		dp_libsroce
 		sroce_load || fail "cannot load $SROCE_KO"
 		topo_up || fail "topology"
 		devs_up || fail "rdma link add"
-		DEV_A=sroce_a DEV_B=sroce_b
-		NS_EXEC_A="ip netns exec $NS_A" NS_EXEC_B="ip netns exec $NS_B"
-		A4=$IP4_A B4=$IP4_B A6=$IP6_A B6=$IP6_B
+		DEV_A=sroce_a NS_EXEC_A="ip netns exec $NS_A" A4=$IP4_A A6=$IP6_A
+		if [ "$DP_TARGET" = lo ]; then
+			DEV_B=$DEV_A NS_EXEC_B=$NS_EXEC_A B4=$A4 B6=$A6
+		else
+			DEV_B=sroce_b NS_EXEC_B="ip netns exec $NS_B" B4=$IP4_B B6=$IP6_B
+		fi
 		;;
 	rxe)
 		rxe_up || fail "cannot set up rdma_rxe"
@@ -54,7 +60,7 @@ dp_up() {
 			A4=$RXE_IP4 B4=$MIX_IP4 A6=$RXE_IP6 B6=$MIX_IP6
 		fi
 		;;
-	*) fail "unknown DP_TARGET '$DP_TARGET' (sroce, rxe, mixed or mixed_r)" ;;
+	*) fail "unknown DP_TARGET '$DP_TARGET' (sroce, lo, rxe, mixed or mixed_r)" ;;
 	esac
 	local d
 	for d in "$DEV_A $A4" "$DEV_A $A6" "$DEV_B $B4" "$DEV_B $B6"; do
@@ -67,7 +73,7 @@ dp_up() {
 
 dp_down() {
 	case $DP_TARGET in
-	sroce) devs_down; topo_down ;;
+	sroce | lo) devs_down; topo_down ;;
 	rxe) rxe_down ;;
 	mixed | mixed_r) mixed_down ;;
 	esac
@@ -108,6 +114,26 @@ dp_run() {
 }
 
 dp_listening() { $1 ss -Hltn "sport = :$2" | grep -q .; }
+
+# dp_prog_ktap N TARGET PROG [args]: PROG's own test script (PROG.sh, the
+# program build/selftests/dp_PROG) with DP_TARGET=TARGET, its output
+# indented, then KTAP result N for it (exit 4: SKIP). DP_SKIP, if set, is
+# passed on. Returns 1 if it failed.
+dp_prog_ktap() {
+	local n=$1 t=$2 p=$3 t0 rc
+	shift 3
+	[ -x "$TOOLS/dp_$p" ] || fail "$TOOLS/dp_$p is not built"
+	info "---- $p.sh, DP_TARGET=$t"
+	t0=$SECONDS
+	DP_TARGET=$t bash "$(dirname "${BASH_SOURCE[0]}")/$p.sh" "$@" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	info "---- $p.sh, DP_TARGET=$t: $((SECONDS - t0)) s"
+	case $rc in
+	0) echo "ok $n $p ($t)" ;;
+	4) echo "ok $n $p ($t) # SKIP" ;;
+	*) echo "not ok $n $p ($t) # exit=$rc"; return 1 ;;
+	esac
+}
 
 # dp_pair_tool FAM GIDFLAG PORT TOOL [args]: TOOL as server on end A and as
 # client on end B (connecting to A's IPv4 address over TCP), each given its

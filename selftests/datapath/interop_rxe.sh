@@ -10,9 +10,8 @@
 # One KTAP result per program and direction. The cases rxe cannot do are
 # listed below with their reason and reported as SKIP (dp.c DP_SKIP),
 # never as passes; the program then runs its other cases.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/dp_lib.sh"
 
-DIR=$(dirname "$0")
 filter=()
 [ "${1:-}" = -t ] && { filter=(-t "${2:?-t takes a case filter}"); shift 2; }
 progs=("$@")
@@ -51,18 +50,8 @@ n=0 failed=0
 for t in mixed mixed_r; do
 	for p in "${progs[@]}"; do
 		n=$((n + 1))
-		[ -x "$TOOLS/dp_$p" ] || fail "$TOOLS/dp_$p is not built"
-		info "---- $p.sh, DP_TARGET=$t"
-		t0=$SECONDS
-		DP_TARGET=$t DP_SKIP=$(known_skips $t "$p") \
-			bash "$DIR/$p.sh" "${filter[@]}" 2>&1 | sed 's/^/# /'
-		rc=${PIPESTATUS[0]}
-		info "---- $p.sh, DP_TARGET=$t: $((SECONDS - t0)) s"
-		case $rc in
-		0) echo "ok $n $p ($t)" ;;
-		4) echo "ok $n $p ($t) # SKIP" ;;
-		*) echo "not ok $n $p ($t) # exit=$rc"; failed=$((failed + 1)) ;;
-		esac
+		DP_SKIP=$(known_skips $t "$p") dp_prog_ktap $n $t "$p" "${filter[@]}" ||
+			failed=$((failed + 1))
 	done
 done
 [ $failed = 0 ] || fail "$failed of $n runs failed"
