@@ -95,27 +95,6 @@ static struct sroce_doorbell_ctx *sroce_doorbell_here(void)
 	return ctx && ctx->task == current ? ctx : NULL;
 }
 
-/*
- * A packet sent to a sroce device of this host is received in a BH work
- * item (sroce_xmit.c). Should it run on another CPU than the sender's?
- * Yes from process context, so that the sender goes on posting and
- * sending while the other CPU receives, answers and completes the
- * packets it queued meanwhile, a batch per run: the QP's work item, or a
- * doorbell caller whose QP streams. Not from a doorbell whose QP does not
- * stream: a ping-pong waits for the answer, which would only cost it a
- * wake-up of the other CPU. Not from a softirq: it is already the
- * receiving side, and its answers are received where it runs.
- */
-bool sroce_loopback_away(void)
-{
-	struct sroce_doorbell_ctx *ctx;
-
-	if (in_serving_softirq())
-		return false;
-	ctx = sroce_doorbell_here();
-	return !ctx || ctx->stream_qp;
-}
-
 /* Rounds of the engines an inline owner runs before handing over. */
 #define SROCE_DOORBELL_ROUNDS	4
 #define SROCE_SOFTIRQ_ROUNDS	2
@@ -864,7 +843,12 @@ static void sroce_qp_run_inline(struct sroce_qp *qp, bool softirq, bool streams)
 
 		migrate_disable();
 		this_cpu_write(sroce_doorbell, &ctx);
+		/* A ping-pong's local deliveries are received right here. */
+		if (!streams)
+			sroce_loop_here_begin();
 		more = sroce_qp_run_owned(qp, SROCE_DOORBELL_ROUNDS, false, &f);
+		if (!streams)
+			sroce_loop_here_end();
 		/* Softirqs see the context only while the pointer names it. */
 		this_cpu_cmpxchg(sroce_doorbell, &ctx, NULL);
 		migrate_enable();

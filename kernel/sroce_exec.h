@@ -21,8 +21,6 @@ void sroce_qp_work(struct work_struct *work);
 void sroce_qp_unbound_work(struct work_struct *work);
 /* A user post_send doorbell: runs the engines in the caller if idle. */
 void sroce_qp_doorbell(struct sroce_qp *qp);
-/* Is a packet this context sends to this host better received elsewhere? */
-bool sroce_loopback_away(void);
 /*
  * Receive: queue @skb, which passed its QP's checks, for @qp's engines
  * and run them; consumes @skb. Caller holds a reference on @qp. Softirq.

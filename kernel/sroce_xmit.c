@@ -38,7 +38,6 @@
 
 #include "sroce.h"
 #include "sroce_crc.h"
-#include "sroce_exec.h"
 #include "sroce_fault.h"
 #include "sroce_netns.h"
 #include "sroce_qp_stats.h"
@@ -114,6 +113,8 @@ static void sroce_push_udp(struct sk_buff *skb, u16 sport)
 	uh->check = 0;		/* IPv4: none; IPv6: set by udp6_set_csum */
 }
 
+DEFINE_PER_CPU(struct task_struct *, sroce_loop_here);
+
 /* A READ request (skb->data at the UDP header, the BTH linear after it). */
 static bool sroce_is_read_req(const struct sk_buff *skb)
 {
@@ -130,11 +131,13 @@ static bool sroce_is_read_req(const struct sk_buff *skb)
  * checks as from the wire, in BH context, without re-entering the
  * caller. Consumes the skb. Caller holds a reference on @dst_sdev.
  *
- * Where sroce_loopback_away() says so, the queue is drained on the next
- * online CPU. Not for a READ request: its responses' bytes are cheaper
- * to copy on this CPU, whose cache holds the requester's buffer. The
- * queue keeps the packets' order wherever it is drained, since a work
- * item never runs on two CPUs at once.
+ * From process context but a ping-pong's doorbell (sroce_loop_here, in
+ * sroce_xmit.h), the queue is drained on the next online CPU; from a
+ * softirq, which is already a receiving side, here. Not for a READ
+ * request: its responses' bytes are cheaper to copy on this CPU, whose
+ * cache holds the requester's buffer. The queue keeps the packets' order
+ * wherever it is drained, since a work item never runs on two CPUs at
+ * once.
  */
 static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
 			  unsigned int ip_len)
@@ -154,7 +157,9 @@ static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
 	skb_reset_transport_header(skb);
 	skb->dev = dst_sdev->ndev;
 	skb->pkt_type = PACKET_HOST;
-	away = sroce_loopback_away() && !sroce_is_read_req(skb);
+	away = !in_serving_softirq() &&
+	       this_cpu_read(sroce_loop_here) != current &&
+	       !sroce_is_read_req(skb);
 	skb_queue_tail(&nd->loop_q, skb);
 	/*
 	 * With BHs off, enabling them again runs BH work queued here right

@@ -13,6 +13,8 @@
 #ifndef SROCE_XMIT_H
 #define SROCE_XMIT_H
 
+#include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/skbuff.h>
 
 #include "sroce_av.h"
@@ -46,6 +48,31 @@ struct sroce_route {
 };
 
 void sroce_route_release(struct sroce_route *route);
+
+/*
+ * A packet to a sroce device of this host is received in a BH work item
+ * (sroce_net.c). From process context it runs on another CPU, so that
+ * the sender goes on posting and sending while the other CPU receives,
+ * answers and completes what it queued meanwhile, a batch per run: the
+ * QP's work item, a doorbell whose QP streams, a kernel post. Not for a
+ * doorbell caller whose QP does not stream (a ping-pong waits for the
+ * answer, and would only pay a wake-up of the other CPU): the execution
+ * model names that caller here for the time of its run, with migration
+ * disabled. It may sleep meanwhile (an ODP fault) and another caller take
+ * the slot over; each clears it only if it still names itself. The
+ * pointer is only compared, never followed.
+ */
+DECLARE_PER_CPU(struct task_struct *, sroce_loop_here);
+
+static inline void sroce_loop_here_begin(void)
+{
+	this_cpu_write(sroce_loop_here, current);
+}
+
+static inline void sroce_loop_here_end(void)
+{
+	this_cpu_cmpxchg(sroce_loop_here, current, NULL);
+}
 
 u16 sroce_udp_sport(u32 lqpn, u32 rqpn);
 
