@@ -118,9 +118,10 @@ DEFINE_PER_CPU(struct task_struct *, sroce_loop_here);
 /* A READ request (skb->data at the UDP header, the BTH linear after it). */
 static bool sroce_is_read_req(const struct sk_buff *skb)
 {
+	const u8 *bth = skb->data + SROCE_UDP_HDR_LEN;
 	const struct sroce_opcode_info *info;
 
-	info = sroce_opcode_get(skb->data[sizeof(struct udphdr)]);
+	info = sroce_opcode_get(sroce_bth_opcode(bth));
 	return info && (info->mask & (SROCE_M_REQ | SROCE_M_READ)) ==
 		       (SROCE_M_REQ | SROCE_M_READ);
 }
