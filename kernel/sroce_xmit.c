@@ -115,15 +115,14 @@ static void sroce_push_udp(struct sk_buff *skb, u16 sport)
 
 DEFINE_PER_CPU(struct task_struct *, sroce_loop_here);
 
-/* A READ request (skb->data at the UDP header, the BTH linear after it). */
-static bool sroce_is_read_req(const struct sk_buff *skb)
+/* A READ request or response (skb->data at the UDP header, BTH linear). */
+static bool sroce_is_read(const struct sk_buff *skb)
 {
 	const u8 *bth = skb->data + SROCE_UDP_HDR_LEN;
 	const struct sroce_opcode_info *info;
 
 	info = sroce_opcode_get(sroce_bth_opcode(bth));
-	return info && (info->mask & (SROCE_M_REQ | SROCE_M_READ)) ==
-		       (SROCE_M_REQ | SROCE_M_READ);
+	return info && (info->mask & SROCE_M_READ);
 }
 
 /*
@@ -135,8 +134,9 @@ static bool sroce_is_read_req(const struct sk_buff *skb)
  * From process context but a ping-pong's doorbell (sroce_loop_here, in
  * sroce_xmit.h), the queue is drained on the next online CPU; from a
  * softirq, which is already a receiving side, here. Not for a READ
- * request: its responses' bytes are cheaper to copy on this CPU, whose
- * cache holds the requester's buffer. The queue keeps the packets' order
+ * request or response: moving its bytes is cheaper on this CPU, and a
+ * long READ's responses drained on the other CPU ran out of retries on a
+ * slow (debug) kernel. The queue keeps the packets' order
  * wherever it is drained, since a work item never runs on two CPUs at
  * once.
  */
@@ -160,7 +160,7 @@ static int sroce_loopback(struct sroce_dev *dst_sdev, struct sk_buff *skb,
 	skb->pkt_type = PACKET_HOST;
 	away = !in_serving_softirq() &&
 	       this_cpu_read(sroce_loop_here) != current &&
-	       !sroce_is_read_req(skb);
+	       !sroce_is_read(skb);
 	skb_queue_tail(&nd->loop_q, skb);
 	/*
 	 * With BHs off, enabling them again runs BH work queued here right
