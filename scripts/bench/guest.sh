@@ -390,7 +390,7 @@ verbs() {	# REP
 	for d in $DEVICES; do
 		[ "$d" = siw ] && continue	# siw has no atomics, no pingpong
 		lat ib_atomic_lat 8 "$r" "$d"
-		bw ib_atomic_bw 8 2000 "$r" "$d"
+		bw ib_atomic_bw 8 20000 "$r" "$d"
 		pingpong "$r" "$d"
 	done
 }
