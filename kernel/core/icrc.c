@@ -2,10 +2,11 @@
 /*
  * icrc.c - RoCEv2 ICRC: invariant-field masking and CRC-32.
  *
- * Each header is copied to a small stack buffer (at most 60 bytes), the
- * variant fields are set to 1s there, and the copy is fed to crc32_le().
- * What follows the BTH goes to sroce_crc32(), the same function, faster
- * in the kernel where the CPU has a CRC instruction (kernel/sroce_crc.c).
+ * The headers are copied one after the other to a small stack buffer (at
+ * most 80 bytes), the variant fields are set to 1s there, and the copy is
+ * fed to crc32_le() in one call. What follows the BTH goes to
+ * sroce_crc32(), the same function, faster in the kernel where the CPU
+ * has a CRC instruction (kernel/sroce_crc.c).
  */
 #include "icrc.h"
 #include "bth.h"
@@ -27,10 +28,8 @@
 
 #define IP_VERSION		GENMASK(7, 4)
 
-/* 8 bytes of 0xff standing in for the LRH (rxe's 0xdebb20e3 seed). */
-static const u8 icrc_lrh_ones[8] = {
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
-};
+/* crc32_le(~0, 8 bytes of 0xff): the LRH's stand-in, the same every time */
+#define ICRC_LRH_ONES_CRC	0xdebb20e3U
 
 static int mask_ip(const u8 *iph, size_t ip_len, u8 *tmp)
 {
@@ -61,8 +60,8 @@ static int mask_ip(const u8 *iph, size_t ip_len, u8 *tmp)
 int sroce_icrc_init(struct sroce_icrc_ctx *ctx, const u8 *iph, size_t ip_len,
 		    const u8 *udph, const u8 *bth)
 {
-	u8 tmp[SROCE_IPV4_HDR_MAX];
-	u32 crc;
+	u8 tmp[SROCE_IPV4_HDR_MAX + SROCE_UDP_HDR_LEN + SROCE_BTH_LEN];
+	u8 *udp = tmp + ip_len, *b = udp + SROCE_UDP_HDR_LEN;
 	int err;
 
 	BUILD_BUG_ON(SROCE_IPV6_HDR_LEN > SROCE_IPV4_HDR_MAX);
@@ -71,19 +70,14 @@ int sroce_icrc_init(struct sroce_icrc_ctx *ctx, const u8 *iph, size_t ip_len,
 	if (err)
 		return err;
 
-	crc = crc32_le(~0U, icrc_lrh_ones, sizeof(icrc_lrh_ones));
-	crc = crc32_le(crc, tmp, ip_len);
+	memcpy(udp, udph, SROCE_UDP_HDR_LEN);
+	udp[UDP_CSUM_OFF] = 0xff;
+	udp[UDP_CSUM_OFF + 1] = 0xff;
+	memcpy(b, bth, SROCE_BTH_LEN);
+	b[SROCE_BTH_RESV8A_OFF] = 0xff;
 
-	memcpy(tmp, udph, SROCE_UDP_HDR_LEN);
-	tmp[UDP_CSUM_OFF] = 0xff;
-	tmp[UDP_CSUM_OFF + 1] = 0xff;
-	crc = crc32_le(crc, tmp, SROCE_UDP_HDR_LEN);
-
-	memcpy(tmp, bth, SROCE_BTH_LEN);
-	tmp[SROCE_BTH_RESV8A_OFF] = 0xff;
-	crc = crc32_le(crc, tmp, SROCE_BTH_LEN);
-
-	ctx->crc = crc;
+	ctx->crc = crc32_le(ICRC_LRH_ONES_CRC, tmp,
+			    ip_len + SROCE_UDP_HDR_LEN + SROCE_BTH_LEN);
 	return 0;
 }
 
