@@ -113,7 +113,7 @@ void sroce_engine_init(struct sroce_qp *qp)
 	qp->resp_owner = (struct sroce_owner){};
 	qp->split = true;
 	qp->unsplit = false;
-	qp->resp_run_cpu = 0;
+	qp->resp_run_mark = 0;
 	qp->resp_defer = false;
 	memset(&qp->resp_fault, 0, sizeof(qp->resp_fault));
 	qp->engine_waiters = 0;
@@ -329,7 +329,7 @@ static bool sroce_qp_resp_side(struct sroce_qp *qp, bool softirq)
 {
 	int reruns = SROCE_MAX_KICK_RERUNS;
 	bool progress, fault;
-	int cpu, mark;
+	int cpu, pinned;
 
 	switch (sroce_resp_tryget(qp)) {
 	case SROCE_RESP_JOINT:
@@ -342,11 +342,11 @@ static bool sroce_qp_resp_side(struct sroce_qp *qp, bool softirq)
 	}
 	migrate_disable();
 	cpu = smp_processor_id();
-	mark = READ_ONCE(qp->resp_run_cpu);
-	if (mark && mark - 1 != cpu && sroce_backlog_busy(mark - 1)) {
+	pinned = sroce_run_mark_cpu(READ_ONCE(qp->resp_run_mark));
+	if (pinned >= 0 && pinned != cpu) {
 		sroce_resp_tryput(qp, true, false);
 		migrate_enable();
-		sroce_qp_schedule_on(qp, mark - 1);
+		sroce_qp_schedule_on(qp, pinned);
 		return true;
 	}
 	for (;;) {
@@ -359,7 +359,7 @@ static bool sroce_qp_resp_side(struct sroce_qp *qp, bool softirq)
 				sroce_resp_flush(qp);
 			fault = qp->resp_defer || qp->resp_fault.mr;
 		} while (progress && !fault && --rounds > 0);
-		WRITE_ONCE(qp->resp_run_cpu, cpu + 1);
+		WRITE_ONCE(qp->resp_run_mark, sroce_run_mark(cpu));
 		if (fault) {
 			sroce_resp_tryput(qp, true, true);
 			migrate_enable();
@@ -527,10 +527,10 @@ static bool sroce_sq_active_end(struct sroce_qp *qp)
  * as the softirq is left to ksoftirqd: a local_bh_enable() then does not
  * drain the backlog (always so before Linux 6.5 while ksoftirqd is
  * runnable, and on any kernel after a softirq run's budget). So after
- * every run the QP is marked with its CPU (qp->run_cpu), and while that
- * CPU's backlog is not empty, the engines run nowhere else: other CPUs
- * hand over to the work item queued there. Caller owns the engines and
- * cannot migrate.
+ * every run the QP is marked with its CPU and how far that CPU's backlog
+ * had been filled (qp->run_mark), and until the backlog has received that
+ * far, the engines run nowhere else: other CPUs hand over to the work
+ * item queued there. Caller owns the engines and cannot migrate.
  */
 static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq,
 			       struct sroce_odp_fault *f)
@@ -553,7 +553,7 @@ static bool sroce_qp_run_owned(struct sroce_qp *qp, int rounds, bool softirq,
 
 		sroce_sq_active_begin(qp, softirq);
 		run = sroce_qp_run_engines(qp, rounds);
-		WRITE_ONCE(qp->run_cpu, cpu + 1);
+		WRITE_ONCE(qp->run_mark, sroce_run_mark(cpu));
 		if (!softirq)
 			taken = sroce_qp_fault_take(qp, f);
 		if (run == SROCE_RUN_DEFER && !softirq) {

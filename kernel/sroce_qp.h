@@ -184,20 +184,21 @@ struct sroce_qp {
 	 * and cleared for good when the responder meets an ODP fault (unsplit,
 	 * READ/WRITE_ONCE, asks for that): the send side's owner then runs the
 	 * responder too, and its fault hand-back covers all three engines.
-	 * resp_run_cpu: as run_cpu, for the responder's runs.
+	 * resp_run_mark: as run_mark, for the responder's runs.
 	 */
 	spinlock_t engine_lock;		/* owner changes only */
 	struct sroce_owner send_owner;
 	struct sroce_owner resp_owner;
 	bool split;
 	bool unsplit;
-	int resp_run_cpu;
 	int engine_waiters;
+	u64 resp_run_mark;
 	/*
-	 * CPU + 1 of the last run, 0 none: written by the owner, read
-	 * locklessly by any CPU choosing where the engines run (a hint).
+	 * Where the last run sent from (sroce_run_mark()), 0 none: written
+	 * by the owner, read locklessly by any CPU choosing where the
+	 * engines run (a hint).
 	 */
-	int run_cpu;
+	u64 run_mark;
 	wait_queue_head_t engine_wait;
 	/*
 	 * engine_defer (owner only): an engine stopped on an ODP fault,
@@ -412,25 +413,50 @@ static inline bool sroce_resp_deferred(const struct sroce_qp *qp)
 }
 
 /*
- * May packets sent on @cpu still wait in its backlog (the
- * per-CPU receive queue that veth and loopback feed)? Lockless peek: a
- * stale answer costs a detour through @cpu or, rarely, a reordered packet
+ * The mark of a run that ends on @cpu (struct sroce_qp, run_mark): the
+ * CPU, and how many packets its backlog (the per-CPU receive queue that
+ * veth and loopback feed) has taken so far, those of the run included.
+ */
+static inline u64 sroce_run_mark(int cpu)
+{
+	u32 tail = 0;
+
+#ifdef CONFIG_RPS
+	tail = READ_ONCE(per_cpu(softnet_data, cpu).input_queue_tail);
+#endif
+	return (u64)(cpu + 1) << 32 | tail;
+}
+
+/*
+ * The CPU of run mark @mark while the packets that run sent may still be
+ * on their way through its backlog, or -1. The backlog's input_queue_head
+ * passes the mark's tail once the receive of every packet queued before
+ * has returned, so the packet being received is covered too (without
+ * CONFIG_RPS only the packets still queued are). Lockless peek: a stale
+ * answer costs a detour through that CPU or, rarely, a reordered packet
  * that the protocol recovers like a lost one.
  */
-static inline bool sroce_backlog_busy(int cpu)
+static inline int sroce_run_mark_cpu(u64 mark)
 {
-	struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+	int cpu = (int)(mark >> 32) - 1;
+	struct softnet_data *sd;
 
-	return !skb_queue_empty_lockless(&sd->input_pkt_queue) ||
-	       !skb_queue_empty_lockless(&sd->process_queue);
+	if (cpu < 0)
+		return -1;
+	sd = &per_cpu(softnet_data, cpu);
+#ifdef CONFIG_RPS
+	return (int)(READ_ONCE(sd->input_queue_head) - (u32)mark) < 0 ?
+	       cpu : -1;
+#else
+	return skb_queue_empty_lockless(&sd->input_pkt_queue) &&
+	       skb_queue_empty_lockless(&sd->process_queue) ? -1 : cpu;
+#endif
 }
 
 /* The CPU whose backlog may hold packets of the QP's last run, or -1. */
 static inline int sroce_qp_pinned_cpu(struct sroce_qp *qp)
 {
-	int mark = READ_ONCE(qp->run_cpu);
-
-	return mark && sroce_backlog_busy(mark - 1) ? mark - 1 : -1;
+	return sroce_run_mark_cpu(READ_ONCE(qp->run_mark));
 }
 
 #endif /* SROCE_QP_H */
