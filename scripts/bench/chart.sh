@@ -17,7 +17,8 @@ case $(realpath "$png") in "$SROCE_TOP"/*) ;; *) die "$png must be inside the tr
 awk -F'\t' -v OFS='\t' '
 	function sp(r, b) { return (r == "-" || r + 0 == 0) ? "NaN" : (b == "lo" ? 1 / r : r + 0) }
 	NR > 1 && $9 != "-" && $3 != "vmalloc" && $3 != "slab" {
-		label = $2 ($3 == "msg_rate" ? " rate" : "") ($1 == "objs" ? " (" $3 ")" : "")
+		label = $2 ($3 == "msg_rate" ? " rate" : "") ($1 == "objs" ? " (" $3 ")" : "") \
+			($1 == "cpu" ? " cpu" : "")
 		print label, sp($9, $5), sp($10, $5)
 	}' "$tsv" >"$dat"
 "$SROCE_TOP/scripts/root-extras.sh"

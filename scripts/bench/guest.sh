@@ -162,12 +162,42 @@ cpu_ticks() {
 	awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat
 }
 
-# cpu_busy BEFORE AFTER: each vCPU's busy share between two cpu_ticks
-# (run_pair: from the server's start to the client's end, set-up included).
+# cpu_busy BEFORE AFTER: each vCPU's busy share between two cpu_ticks.
 cpu_busy() {
 	awk 'NR == FNR { b[$1] = $2; t[$1] = $3; next }
 		{ d = $3 - t[$1]; printf "%s %d%% ", $1, d ? 100 * ($2 - b[$1]) / d : 0 }' \
 		<(echo "$1") <(echo "$2")
+}
+
+# timed_ticks: copy a perftest client's output from stdin to stdout, and
+# take cpu_ticks into $TICKS.0 when its report header ("#bytes") comes,
+# just before the timed loop, and into $TICKS.1 at the next number line,
+# the loop's result: the CPU use of the timed part, set-up and connection
+# left out. The client runs under stdbuf -oL, so lines come as printed.
+TICKS=/tmp/bench-ticks
+timed_ticks() {
+	local line t=0
+	rm -f "$TICKS".[01]
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		if [ $t = 0 ] && [[ $line == *'#bytes'* ]]; then
+			cpu_ticks >"$TICKS.0"
+			t=1
+		elif [ $t = 1 ] && [[ $line =~ ^\ *[0-9] ]]; then
+			cpu_ticks >"$TICKS.1"
+			t=2
+		fi
+	done
+}
+
+# timed_cpu_us MESSAGES: the vCPU time (all vCPUs, both ends, sroce's work
+# wherever it ran) of the last client's timed part per message, in us.
+timed_cpu_us() {
+	[ -s "$TICKS.0" ] && [ -s "$TICKS.1" ] || return 1
+	awk -v n="$1" -v hz="$(getconf CLK_TCK)" '
+		NR == FNR { b[$1] = $2; next }
+		{ s += $2 - b[$1] }
+		END { printf "%.2f\n", s / hz * 1e6 / n }' "$TICKS.0" "$TICKS.1"
 }
 
 # run_pair DEV TOOL ARGS...: TOOL as server on end A and as client on end B
@@ -196,9 +226,9 @@ run_pair() {
 		wait_for 20 dp_listening "${NSX_A[$dev]}" "$PORT"
 	fi
 	for _ in 1 2 3 4 5 6; do
-		${NSX_B[$dev]} timeout -k 5 120 "$tool" -d "${DEV_B[$dev]}" -p "$PORT" "${cc[@]}" "$@" \
-			"${IP_A[$dev]}" >"$CLOG" 2>&1
-		rc=$?
+		${NSX_B[$dev]} timeout -k 5 120 stdbuf -oL "$tool" -d "${DEV_B[$dev]}" -p "$PORT" \
+			"${cc[@]}" "$@" "${IP_A[$dev]}" 2>&1 | timed_ticks >"$CLOG"
+		rc=${PIPESTATUS[0]}
 		[ $rc = 0 ] && break
 		kill -0 "$spid" 2>/dev/null || break
 		grep -q "#bytes" "$CLOG" && break	# it ran: a real failure
@@ -210,7 +240,12 @@ run_pair() {
 	wait "$spid" || rc=1
 	variant_off "$dev"
 	[ -n "$h0" ] && say "$tool on $dev: $SROCE_STATS (A+B) before $h0, after $(sroce_stats "$dev")"
-	say "$tool on $dev: vCPUs busy $(cpu_busy "$c0" "$c1")"
+	if [ -s "$TICKS.1" ]; then
+		say "$tool on $dev: vCPUs busy $(cpu_busy "$(cat "$TICKS.0")" "$(cat "$TICKS.1")")" \
+			"(timed part), $(cpu_busy "$c0" "$c1") (whole run)"
+	else
+		say "$tool on $dev: vCPUs busy $(cpu_busy "$c0" "$c1") (whole run)"
+	fi
 	return $rc
 }
 
@@ -268,6 +303,10 @@ bw() {	# TOOL SIZE ITERS REP DEV [args]
 		v=$(perftest "$dev" 4 "$tool" -s "$size" -n "$iters" -F "$@") || return
 		emit "${SECTION:-verbs}" "${tool}_$size${TAG:-}" "$dev" bw MiB/s hi "$rep" "$v"
 	fi
+	# What a message cost the vCPUs: whether a device is faster for less
+	# work or for more vCPUs kept busy (one QP: -n counts per QP).
+	[ -z "${TAG:-}" ] && v=$(timed_cpu_us "$iters") &&
+		emit cpu "${tool}_$size${TAG:-}" "$dev" cpu_per_msg us lo "$rep" "$v"
 }
 
 # ibv_rc_pingpong (TCP exchange, no rdma_cm: sroce and rxe only), 8 B.
@@ -383,7 +422,7 @@ verbs() {	# REP
 		for d in $DEVICES; do lat "$t" 8 "$r" "$d"; done
 	done
 	for t in ib_send_bw ib_write_bw ib_read_bw; do
-		for s in 4096:2000 65536:500 1048576:50; do
+		for s in 4096:10000 65536:2000 1048576:200; do
 			for d in $DEVICES; do bw "$t" "${s%:*}" "${s#*:}" "$r" "$d"; done
 		done
 	done
