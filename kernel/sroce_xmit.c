@@ -331,14 +331,33 @@ static struct rtable *sroce_route4(struct sroce_dev *sdev, struct net *net,
 	return rt;
 }
 
+/*
+ * A multi-queue netdev picks the TX queue by the sending CPU (XPS), and
+ * its queues go to the wire independently. A QP's engines run on more
+ * than one CPU, so its packets would take several queues and could
+ * leave out of order: a sequence NAK on RC, a message lost on UC. An
+ * RNIC sends a QP's packets through one queue. So XPS is given a CPU
+ * taken from the flow (its UDP source port, one per QP and peer) instead
+ * of the one this runs on. Where XPS has no map, the queue comes from
+ * the flow's hash, which is stable too.
+ */
+static void sroce_tx_queue_by_flow(struct sk_buff *skb, u16 sport)
+{
+#ifdef CONFIG_XPS
+	skb->sender_cpu = sport % nr_cpu_ids + 1;
+#endif
+}
+
 /* Hand an IPv4 packet or GSO skb to the IP stack; consumes it and @rt. */
 static int sroce_ip4_out(struct net *net, struct sk_buff *skb,
-			 struct rtable *rt, const struct sroce_av *av)
+			 struct rtable *rt, const struct sroce_av *av,
+			 u16 sport)
 {
 	int err;
 
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	skb->priority = rt_tos2priority(av->traffic_class);
+	sroce_tx_queue_by_flow(skb, sport);
 	skb_dst_set(skb, &rt->dst);
 	err = ip_local_out(net, NULL, skb);
 	if (unlikely(net_xmit_eval(err)))
@@ -387,7 +406,7 @@ static int sroce_xmit4(struct sroce_dev *sdev, struct net *net,
 		ib_device_put(&dst_sdev->ibdev);
 		return err;
 	}
-	return sroce_ip4_out(net, skb, rt, av);
+	return sroce_ip4_out(net, skb, rt, av, sport);
 }
 
 static void sroce_push_ipv6(struct sk_buff *skb, const struct sroce_av *av)
@@ -459,6 +478,7 @@ static int sroce_xmit6(struct sroce_dev *sdev, struct net *net,
 
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 	skb->priority = rt_tos2priority(av->traffic_class);
+	sroce_tx_queue_by_flow(skb, sport);
 	skb_dst_set(skb, dst);
 	err = ip6_local_out(net, NULL, skb);
 	if (unlikely(net_xmit_eval(err)))
@@ -732,7 +752,7 @@ static int sroce_txbatch_xmit4(struct sroce_dev *sdev, struct net *net,
 	skb_shinfo(head)->gso_segs = n;
 	/* IPv4 RoCEv2 carries no UDP checksum: nothing to compute or check. */
 	head->ip_summed = CHECKSUM_UNNECESSARY;
-	err = sroce_ip4_out(net, head, rt, &b->av);
+	err = sroce_ip4_out(net, head, rt, &b->av, b->sport);
 	return err ?: n;
 
 err_free:

@@ -83,11 +83,15 @@ dev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
 dev_gone() { ! dev_exists "$1"; }
 
 # Two namespaces joined by a veth pair: veth_a in $NS_A, veth_b in $NS_B,
-# both at MTU $TOPO_MTU (1500 unless the test sets it).
+# both at MTU $TOPO_MTU (1500 unless the test sets it), each with
+# $TOPO_QUEUES TX and RX queues (1 unless the test sets it).
 topo_up() {
+	local q=${TOPO_QUEUES:-1}
+
 	topo_down
 	ip netns add $NS_A && ip netns add $NS_B || return 1
-	ip link add veth_a netns $NS_A type veth peer name veth_b netns $NS_B || return 1
+	ip link add veth_a numtxqueues "$q" numrxqueues "$q" netns $NS_A type veth \
+		peer name veth_b numtxqueues "$q" numrxqueues "$q" netns $NS_B || return 1
 	ip -n $NS_A addr add $IP4_A/24 dev veth_a
 	ip -n $NS_B addr add $IP4_B/24 dev veth_b
 	ip -n $NS_A addr add $IP6_A/64 dev veth_a nodad
