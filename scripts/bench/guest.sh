@@ -478,7 +478,7 @@ profile() {
 	local spid data=/tmp/perf.data t tool size iters name dev base
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
-	for t in ib_write_bw:65536:1000 ib_write_bw:1048576:200 ib_read_bw:1048576:200 \
+	for t in ib_write_bw:65536:4000 ib_write_bw:1048576:1000 ib_read_bw:1048576:1000 \
 		ib_atomic_bw:8:20000 ib_send_bw:64:50000 ib_send_lat:8:20000 ib_write_lat:8:20000 \
 		ib_read_lat:8:20000; do
 		IFS=: read -r tool size iters <<<"$t"
