@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # make bench: sroce against rdma_rxe and siw in one guest run (QEMU/TCG).
-# Builds sroce.ko, libsroce, siw.ko and the obj_scale tool, boots the guest
+# Builds sroce.ko, libsroce, siw.ko and the obj_scale and wake_ping tools, boots the guest
 # with scripts/bench/guest.sh, then prints the table of medians and ratios
 # (scripts/bench/report.sh, build/bench/bench.tsv) and draws
 # build/bench/bench.png (scripts/bench/chart.sh).
@@ -32,6 +32,8 @@ done
 mkdir -p "$out"
 in_root gcc -O2 -Wall -Wextra -Werror -o /src/build/bench/obj_scale \
 	/src/scripts/bench/obj_scale.c -libverbs || die "obj_scale build failed"
+in_root gcc -O2 -Wall -Wextra -Werror -pthread -o /src/build/bench/wake_ping \
+	/src/scripts/bench/wake_ping.c || die "wake_ping build failed"
 
 log "host load before the run: $(cut -d' ' -f1-3 /proc/loadavg), $(pgrep -c qemu-system || true) QEMU running"
 rm -f "$out/raw.tsv"

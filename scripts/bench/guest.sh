@@ -402,6 +402,17 @@ udp_kernel() {	# REP
 	fi
 	byte_ceilings "$1"
 	syscall_ceiling "$1"
+	wake_ceiling "$1"
+}
+
+# What waking a sleeping thread costs (wake_ping): on the other vCPU, as
+# any hand-off of work to it does, and on the same one. us per wake-up.
+wake_ceiling() {	# REP
+	local out
+	want wake_cross_cpu || want wake_same_cpu || return 0
+	out=$("$BUILD/bench/wake_ping" 20000) || { say "wake_ping failed"; return 0; }
+	emit udp wake_cross_cpu cpu t us lo "$1" "$(awk '$1 == "cross" { print $2 }' <<<"$out")"
+	emit udp wake_same_cpu cpu t us lo "$1" "$(awk '$1 == "same" { print $2 }' <<<"$out")"
 }
 
 # What one system call costs (getppid(), perf bench): every sroce doorbell

@@ -148,6 +148,12 @@ if [ -n "$crc" ] && [ "$crc" != - ] && [ -n "$cpy" ] && [ "$cpy" != - ]; then
 		printf "; ib_write_bw 1 MiB: sroce_j %s, siw %s\n", sj, s
 	}'
 fi
+# Work handed to the other vCPU waits for a wake-up there: what that
+# costs in this guest, beside the same vCPU's.
+wx=$(get wake_cross_cpu t udp) ws=$(get wake_same_cpu t udp)
+if [ -n "$wx" ] && [ "$wx" != - ]; then
+	echo "hand-off cost: waking a thread on the other vCPU $wx us, on its own vCPU ${ws:--} us (same boot)"
+fi
 # An atomic is two packets (request, ATOMIC ACKNOWLEDGE) through veth, IP
 # and UDP: at the small-packet ceiling, with no work of sroce's at all,
 # one vCPU moves kpps / 2 atomics of 8 bytes per second, two vCPUs in
