@@ -306,7 +306,7 @@ bw() {	# TOOL SIZE ITERS REP DEV [args]
 	# What a message cost the vCPUs: whether a device is faster for less
 	# work or for more vCPUs kept busy (one QP: -n counts per QP).
 	[ -z "${TAG:-}" ] && v=$(timed_cpu_us "$iters") &&
-		emit cpu "${tool}_$size${TAG:-}" "$dev" cpu_per_msg us lo "$rep" "$v"
+		emit cpu "${tool}_$size" "$dev" cpu_per_msg us lo "$rep" "$v"
 }
 
 # ibv_rc_pingpong (TCP exchange, no rdma_cm: sroce and rxe only), 8 B.
