@@ -236,19 +236,27 @@ static void sroce_np_ce(struct sroce_qp *qp, const struct sk_buff *skb)
 	struct sroce_dev *sdev = qp->sdev;
 	struct sk_buff *cnp;
 	struct sroce_av av;
-	u64 now, last;
+	u64 now, last, interval;
 	u32 dqpn;
 	u16 sport;
 
 	sroce_count(sdev, SROCE_CNT_NP_ECN_MARKED);
 	if (!READ_ONCE(ecn))
 		return;
-	now = ktime_get_ns();
-	last = atomic64_read(&qp->np_cnp_last);
-	if (!sroce_cnp_due(now, last,
-			   (u64)READ_ONCE(cnp_interval_us) * NSEC_PER_USEC) ||
-	    !atomic64_try_cmpxchg(&qp->np_cnp_last, &last, now))
-		return;
+	/*
+	 * No limit: every marked packet is answered, also when two CPUs
+	 * receive the QP's packets at once (the peer's requester's on one,
+	 * its responder's on the other), where the race below would leave
+	 * one CPU's unanswered, as would clocks a few ns apart.
+	 */
+	interval = (u64)READ_ONCE(cnp_interval_us) * NSEC_PER_USEC;
+	if (interval) {
+		now = ktime_get_ns();
+		last = atomic64_read(&qp->np_cnp_last);
+		if (!sroce_cnp_due(now, last, interval) ||
+		    !atomic64_try_cmpxchg(&qp->np_cnp_last, &last, now))
+			return;
+	}
 	if (!sroce_np_dest(qp, skb, &av, &dqpn, &sport))
 		return;
 	cnp = sroce_net_alloc_skb(sdev, &av, SROCE_CNP_LEN);
