@@ -526,6 +526,18 @@ static void pair_works(struct dp_pair *p, uint64_t raddr, uint32_t rkey,
 	dp_poll(p->a.scq, &wc, 5000 * dp_time_scale, what);
 	dp_check_wc(&wc, IBV_WC_SUCCESS, p->cfg.type == IBV_QPT_UD ? IBV_WC_SEND :
 		    IBV_WC_RDMA_WRITE, 76, p->a.qp->qp_num, what);
+	/*
+	 * A UC WRITE completes when it leaves (seed-rules R1.7): B may place
+	 * it a little later (on another CPU), so wait for its last byte.
+	 */
+	if (p->cfg.type == IBV_QPT_UC) {
+		uint64_t t0 = dp_now_ms();
+
+		while (((volatile unsigned char *)rbuf)[len - 1] !=
+		       dp_pat(len - 1, seed) &&
+		       dp_now_ms() - t0 < 5000 * (uint64_t)dp_time_scale)
+			usleep(1000);
+	}
 	if (p->cfg.type != IBV_QPT_UD)
 		dp_check_range(rbuf, len, seed, what);
 }
