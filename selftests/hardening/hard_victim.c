@@ -407,12 +407,18 @@ static int check_msg(struct slot *s, const unsigned char *p, size_t len,
 /*
  * The receive of a SEND on B: 1 checked, 0 ended or lost. RC must deliver
  * exactly the next message; UC and UD may lose messages, never reorder or
- * repeat them.
+ * repeat them. Once the injector's requests landed on a sacrificial RC
+ * slot (disturbed), B's expected PSN may be ahead of A's: a forged SEND
+ * at the PSN B expected took it, and A's own SEND at that PSN is then a
+ * duplicate, which B acknowledges without delivering it (R2.6), as an
+ * RNIC does. So its receive wait is bounded like UC's, a miss counted as
+ * a loss; A's send completions still must come (send_done()).
  */
 static int recv_done(struct slot *s, size_t len, const char *what)
 {
 	int grh = s->type == IBV_QPT_UD;
-	int ms = s->type == IBV_QPT_RC ? 0 : LOSS_MS;
+	int ms = s->type == IBV_QPT_RC && (s->checked || !s->disturbed) ?
+		 0 : LOSS_MS;
 	struct ibv_wc wc;
 	uint32_t seq;
 	int r, ok;
