@@ -436,6 +436,20 @@ static void stream_start(struct stream *s, struct dp_pair *p, uint64_t raddr,
 	}
 }
 
+/*
+ * Keep A's traffic going until a WR fails, at most ST_VERB_MS: the WRs in
+ * flight at the action may all have completed before it, and only a WR
+ * posted after it is sure to meet it.
+ */
+static void stream_until_error(struct stream *s)
+{
+	uint64_t t0 = dp_now_ms();
+
+	while (!atomic_load(&s->nerr) &&
+	       dp_now_ms() - t0 < (uint64_t)ST_VERB_MS)
+		usleep(1000);
+}
+
 /* Stop A's traffic (if it has not ended) and collect it. */
 static void stream_end(struct stream *s, const char *what)
 {
@@ -587,7 +601,9 @@ static void test_reset(const struct dp_case *c)
 	stream_start(&s, &p, raddr, rkey);
 	reset_qp(p.b.qp, "modify_qp of B to RESET under traffic");
 	err_expect_state(p.b.qp, IBV_QPS_RESET, "B");
-	if (!rc)	/* Nothing tells A: its WRs go on succeeding. */
+	if (rc)
+		stream_until_error(&s);
+	else		/* Nothing tells A: its WRs go on succeeding. */
 		usleep(300 * 1000);
 	stream_end(&s, "B reset");
 	if (rc) {
@@ -671,6 +687,7 @@ static void test_mw_dealloc(const struct dp_case *c)
 	stream_start(&s, &p, (uintptr_t)p.b.buf.p, mw->rkey);
 	t0 = dp_now_ms();
 	timed(ibv_dealloc_mw(mw), t0, "dealloc_mw of the window under WRITE traffic");
+	stream_until_error(&s);
 	stream_end(&s, "dealloc_mw");
 	CHECK(atomic_load(&s.nerr) && s.first_err == IBV_WC_REM_ACCESS_ERR,
 	      "A's WRITEs through a deallocated window: first error %s, want "
