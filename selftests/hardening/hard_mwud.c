@@ -310,6 +310,7 @@ struct stream {
 	unsigned long posted, left;	/* left: never completed */
 	int post_err;			/* errno of the post that failed */
 	int timed_out;
+	atomic_int done;		/* the thread has left its loop */
 	pthread_t th;
 };
 
@@ -400,6 +401,7 @@ static void *stream_thread(void *v)
 			usleep(200);
 	}
 	s->left = out;
+	atomic_store(&s->done, 1);
 	return NULL;
 }
 
@@ -437,15 +439,16 @@ static void stream_start(struct stream *s, struct dp_pair *p, uint64_t raddr,
 }
 
 /*
- * Keep A's traffic going until a WR fails, at most ST_VERB_MS: the WRs in
- * flight at the action may all have completed before it, and only a WR
- * posted after it is sure to meet it.
+ * Keep A's traffic going until a WR fails or the traffic ends (a post
+ * failed), at most ST_VERB_MS: the WRs in flight at the action may all
+ * have completed before it, and only a WR posted after it is sure to meet
+ * it.
  */
 static void stream_until_error(struct stream *s)
 {
 	uint64_t t0 = dp_now_ms();
 
-	while (!atomic_load(&s->nerr) &&
+	while (!atomic_load(&s->nerr) && !atomic_load(&s->done) &&
 	       dp_now_ms() - t0 < (uint64_t)ST_VERB_MS)
 		usleep(1000);
 }
