@@ -416,7 +416,10 @@ static void stream_ud_recvs(struct dp_pair *p)
 		dp_post_recv(&p->b, 1000 + i, &rs, 1);
 }
 
-/* Start A's traffic and wait until ST_WARM WRs have succeeded. */
+/*
+ * Start A's traffic and wait until ST_WARM WRs have succeeded; fail at
+ * once if it ends first (a WR or a post failed).
+ */
 static void stream_start(struct stream *s, struct dp_pair *p, uint64_t raddr,
 			 uint32_t rkey)
 {
@@ -432,6 +435,10 @@ static void stream_start(struct stream *s, struct dp_pair *p, uint64_t raddr,
 	while (atomic_load(&s->ok) < ST_WARM) {
 		CHECK(!atomic_load(&s->nerr), "traffic failed before the action: %s",
 		      ibv_wc_status_str(s->first_err));
+		/* done is stored after post_err: the thread's write is seen. */
+		CHECK(!atomic_load(&s->done), "traffic ended before the action "
+		      "after %lu WRs: post error %s", atomic_load(&s->ok),
+		      s->post_err ? strerror(s->post_err) : "none");
 		CHECK(dp_now_ms() - t0 < (uint64_t)ST_VERB_MS,
 		      "%lu WRs succeeded in %d ms", atomic_load(&s->ok), ST_VERB_MS);
 		usleep(1000);
