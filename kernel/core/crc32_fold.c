@@ -25,67 +25,108 @@
 
 #define FOLD_WORDS	5	/* deg Q / 64: the words of M mod Q */
 
-/* The five words before word k: h[0] = word k - 1, ..., h[4] = word k - 5. */
-struct fold_hist {
-	u64 h[FOLD_WORDS];
-};
-
 /*
- * What the five words before word k add to it. Distance d = 64 q + r
- * reaches word k from word k - q (shifted up by r) and from word
- * k - q - 1 (its top r bits).
+ * What the five words before word k add to it (h1 = word k - 1, ...,
+ * h5 = word k - 5). Distance d = 64 q + r reaches word k from word k - q
+ * (shifted up by r) and from word k - q - 1 (its top r bits).
  */
-static inline u64 fold_feed(const struct fold_hist *f)
+static inline u64 fold_feed(u64 h1, u64 h2, u64 h3, u64 h4, u64 h5)
 {
-	const u64 *h = f->h;
-
-	return (h[0] << 33) ^ (h[1] >> 31) ^	/* d =  97 */
-	       (h[1] << 39) ^ (h[2] >> 25) ^	/* d = 167 */
-	       (h[2] << 63) ^ (h[3] >> 1) ^	/* d = 255 */
-	       (h[3] << 6) ^ (h[4] >> 58) ^	/* d = 262 */
-	       (h[3] << 15) ^ (h[4] >> 49) ^	/* d = 271 */
-	       h[4];				/* d = 320 */
+	return (h1 << 33) ^ (h2 >> 31) ^	/* d =  97 */
+	       (h2 << 39) ^ (h3 >> 25) ^	/* d = 167 */
+	       (h3 << 63) ^ (h4 >> 1) ^		/* d = 255 */
+	       (h4 << 6) ^ (h5 >> 58) ^		/* d = 262 */
+	       (h4 << 15) ^ (h5 >> 49) ^	/* d = 271 */
+	       h5;				/* d = 320 */
 }
 
-/* Word k is done: it becomes word k - 1 of the next. */
-static inline void fold_push(struct fold_hist *f, u64 w)
+/* Word @off of @p; copied to @dst first when there is one. */
+static __always_inline u64 fold_load(u8 *dst, const u8 *p, size_t off)
 {
-	f->h[4] = f->h[3];
-	f->h[3] = f->h[2];
-	f->h[2] = f->h[1];
-	f->h[1] = f->h[0];
-	f->h[0] = w;
+	u64 w = get_unaligned_le64(p + off);
+
+	if (dst)
+		put_unaligned_le64(w, dst + off);
+	return w;
+}
+
+/*
+ * crc32_le(@crc, @p, @len), and @p copied to @dst when @dst is not NULL:
+ * one pass over the bytes. Inlined into both callers, so the fold alone
+ * has no test for @dst.
+ */
+static __always_inline u32 fold_run(u32 crc, u8 *dst, const u8 *p,
+				    size_t len)
+{
+	u64 h1, h2 = 0, h3 = 0, h4 = 0, h5 = 0, w1, w2, w3, w4, w5;
+	__le64 rem[FOLD_WORDS];
+	size_t head = len & 7, words, k;
+	int i;
+
+	/*
+	 * Bytes not folded are copied first and CRCed from the copy, so that
+	 * the CRC is of the bytes copied even if @p changes meanwhile.
+	 */
+	if (len < SROCE_CRC32_FOLD_MIN || head) {
+		if (len < SROCE_CRC32_FOLD_MIN)
+			head = len;
+		if (dst)
+			memcpy(dst, p, head);
+		crc = crc32_le(crc, dst ? dst : p, head);
+		if (len == head)
+			return crc;
+		/* Whole words from here on. */
+		p += head;
+		dst = dst ? dst + head : NULL;
+		len -= head;
+	}
+	words = len / 8 - FOLD_WORDS;	/* all but the remainder's */
+	/* The CRC so far enters the first word. */
+	h1 = fold_load(dst, p, 0) ^ crc;
+	/*
+	 * Five words a round, the history renamed rather than moved: under an
+	 * emulator each round is one translated block, whose entry and exit
+	 * cost as much as a word's work.
+	 */
+	for (k = 1; k + FOLD_WORDS <= words; k += FOLD_WORDS) {
+		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h1, h2, h3, h4, h5);
+		w2 = fold_load(dst, p, 8 * k + 8) ^ fold_feed(w1, h1, h2, h3, h4);
+		w3 = fold_load(dst, p, 8 * k + 16) ^ fold_feed(w2, w1, h1, h2, h3);
+		w4 = fold_load(dst, p, 8 * k + 24) ^ fold_feed(w3, w2, w1, h1, h2);
+		w5 = fold_load(dst, p, 8 * k + 32) ^ fold_feed(w4, w3, w2, w1, h1);
+		h5 = w1;
+		h4 = w2;
+		h3 = w3;
+		h2 = w4;
+		h1 = w5;
+	}
+	for (; k < words; k++) {
+		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h1, h2, h3, h4, h5);
+		h5 = h4;
+		h4 = h3;
+		h3 = h2;
+		h2 = h1;
+		h1 = w1;
+	}
+	/* The remainder: fed by the words above, not by each other. */
+	for (i = 0; i < FOLD_WORDS; i++, k++) {
+		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h1, h2, h3, h4, h5);
+		rem[i] = cpu_to_le64(w1);
+		h5 = h4;
+		h4 = h3;
+		h3 = h2;
+		h2 = h1;
+		h1 = 0;
+	}
+	return crc32_le(0, (const u8 *)rem, sizeof(rem));
 }
 
 u32 sroce_crc32_fold(u32 crc, const u8 *p, size_t len)
 {
-	struct fold_hist f = {};
-	__le64 rem[FOLD_WORDS];
-	size_t head = len & 7, words, k;
-	u64 w;
-	int i;
+	return fold_run(crc, NULL, p, len);
+}
 
-	if (len < SROCE_CRC32_FOLD_MIN)
-		return crc32_le(crc, p, len);
-	/* Whole words from here on; the CRC so far enters the first one. */
-	if (head) {
-		crc = crc32_le(crc, p, head);
-		p += head;
-		len -= head;
-	}
-	words = len / 8;
-	w = get_unaligned_le64(p) ^ crc;
-	for (k = 0;;) {
-		fold_push(&f, w ^ fold_feed(&f));
-		if (++k == words - FOLD_WORDS)
-			break;
-		w = get_unaligned_le64(p + 8 * k);
-	}
-	/* The remainder: fed by the words above, not by each other. */
-	for (i = 0; i < FOLD_WORDS; i++, k++) {
-		w = get_unaligned_le64(p + 8 * k) ^ fold_feed(&f);
-		rem[i] = cpu_to_le64(w);
-		fold_push(&f, 0);
-	}
-	return crc32_le(0, (const u8 *)rem, sizeof(rem));
+u32 sroce_crc32_fold_copy(u32 crc, u8 *dst, const u8 *src, size_t len)
+{
+	return fold_run(crc, dst, src, len);
 }

@@ -20,4 +20,16 @@
  */
 u32 sroce_crc32_fold(u32 crc, const u8 *p, size_t len);
 
+/**
+ * sroce_crc32_fold_copy() - sroce_crc32_fold() of @src, copying it to @dst
+ * @crc: running CRC
+ * @dst: @len bytes, any alignment, not overlapping @src
+ * @src: bytes, any alignment
+ * @len: byte count
+ *
+ * One pass: each word is stored as it is loaded for the fold, where a
+ * memcpy() and then the fold would load it twice. Any context; reentrant.
+ */
+u32 sroce_crc32_fold_copy(u32 crc, u8 *dst, const u8 *src, size_t len);
+
 #endif /* SROCE_CORE_CRC32_FOLD_H */

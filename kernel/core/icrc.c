@@ -10,6 +10,7 @@
  */
 #include "icrc.h"
 #include "bth.h"
+#include "crc32_shift.h"
 
 /* IPv4 byte offsets. */
 #define IPV4_TOS_OFF		1
@@ -85,6 +86,11 @@ void sroce_icrc_update(struct sroce_icrc_ctx *ctx, const u8 *p, size_t len)
 {
 	if (len)
 		ctx->crc = sroce_crc32(ctx->crc, p, len);
+}
+
+void sroce_icrc_join(struct sroce_icrc_ctx *ctx, u32 crc_b, u32 xpow)
+{
+	ctx->crc = sroce_crc32_join(ctx->crc, crc_b, xpow);
 }
 
 u32 sroce_icrc_final(const struct sroce_icrc_ctx *ctx)

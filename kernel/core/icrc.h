@@ -48,6 +48,14 @@ int sroce_icrc_init(struct sroce_icrc_ctx *ctx, const u8 *iph, size_t ip_len,
 void sroce_icrc_update(struct sroce_icrc_ctx *ctx, const u8 *p, size_t len);
 
 /*
+ * sroce_icrc_join - add bytes that were CRCed on their own: @crc_b is
+ * crc32_le(0, bytes), @xpow sroce_crc32_xpow8(their length)
+ * (crc32_shift.h). The transmit path CRCs a payload while copying it in,
+ * before the headers in front of it are final.
+ */
+void sroce_icrc_join(struct sroce_icrc_ctx *ctx, u32 crc_b, u32 xpow);
+
+/*
  * sroce_icrc_final - the ICRC value, as read from the wire by
  * sroce_icrc_get() (i.e. little-endian load of the 4 ICRC bytes).
  */

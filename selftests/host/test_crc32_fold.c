@@ -89,3 +89,26 @@ TEST(fold_patterns)
 		buf[i] = 0x80;
 	ASSERT_EQ(sroce_crc32_fold(0, buf, 4096), crc32_le(0, buf, 4096));
 }
+
+/* The fused copy: the fold's CRC, and every byte copied, no byte more. */
+TEST(fold_copy_equals_fold_and_memcpy)
+{
+	static u8 dst[9000 + 32];
+	static const size_t lens[] = { 0, 1, 7, 127, 128, 129, 135, 1024,
+				       1027, 4096, 4101, 9000 };
+	size_t i, off, doff;
+
+	fill(11);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		for (off = 0; off < 8; off += 3)
+			for (doff = 0; doff < 8; doff += 5) {
+				memset(dst, 0x5a, sizeof(dst));
+				ASSERT_EQ(sroce_crc32_fold_copy(0x1234U, dst + 8 + doff,
+								buf + off, lens[i]),
+					  crc32_le(0x1234U, buf + off, lens[i]));
+				ASSERT_EQ(memcmp(dst + 8 + doff, buf + off, lens[i]), 0);
+				/* Guard bytes on both sides untouched. */
+				ASSERT_EQ(dst[7 + doff], 0x5a);
+				ASSERT_EQ(dst[8 + doff + lens[i]], 0x5a);
+			}
+}

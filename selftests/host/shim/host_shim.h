@@ -200,6 +200,12 @@ static inline void put_unaligned_le32(u32 v, void *p)
 	b[3] = (u8)(v >> 24);
 }
 
+static inline void put_unaligned_le64(u64 v, void *p)
+{
+	put_unaligned_le32((u32)v, p);
+	put_unaligned_le32((u32)(v >> 32), (u8 *)p + 4);
+}
+
 /*
  * crc32_le - same contract as lib/crc32.c: reflected CRC-32 (polynomial
  * 0xedb88320), no pre- or post-inversion; the caller seeds and inverts.
