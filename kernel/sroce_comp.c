@@ -332,7 +332,7 @@ static bool sroce_comp_read_resp(struct sroce_qp *qp, struct sk_buff *skb)
 					   (struct sroce_sge *)(sw + 1),
 					   sw->wqe.num_sge, off, buf, len,
 					   SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE,
-					   &qp->odp_fault) :
+					   &qp->odp_fault, NULL) :
 			    -ENOMEM;
 		if (err == -EWOULDBLOCK) {
 			sroce_qp_defer(qp);	/* ODP fault noted */
@@ -370,7 +370,8 @@ static void sroce_comp_atomic_ack(struct sroce_qp *qp, struct sk_buff *skb)
 	/* The original value lands in the WR's buffer in host order (R1.2). */
 	err = sroce_sgl_copy(qp->sdev, qp->pd, (struct sroce_sge *)(sw + 1),
 			     sw->wqe.num_sge, 0, &orig, sizeof(orig),
-			     SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE, &qp->odp_fault);
+			     SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE, &qp->odp_fault,
+			     NULL);
 	if (err == -EWOULDBLOCK) {
 		sroce_qp_defer(qp);	/* ODP fault noted */
 		return;

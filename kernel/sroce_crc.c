@@ -19,6 +19,13 @@
  *     falls back to crc32_le() itself when SIMD is not usable in the
  *     calling context (e.g. a softirq that interrupted kernel FPU code).
  *
+ * On transmit, a full packet's payload is CRCed while sroce_mr_copy()
+ * copies it in from the MR (sroce_crc32_copy(): one pass with the fold),
+ * before the IP and UDP headers in front of it are final (the IP ID is
+ * given at transmit); sroce_icrc_fill() then CRCs the headers and joins
+ * the payload's CRC to theirs (core/crc32_shift.c). Receive does not do
+ * the same: a packet's bytes reach the MR only after its ICRC checks.
+ *
  * The shash's state is the bare running CRC (no inversion; "crc32" of
  * crypto/crc32_generic.c), so a run is import(crc), update, export.
  *
@@ -40,6 +47,7 @@
 #include "sroce.h"
 #include "sroce_crc.h"
 #include "crc32_fold.h"
+#include "crc32_shift.h"
 
 /* Shorter runs go to crc32_le(): not worth the fold's or the FPU's set-up. */
 #define SROCE_CRC_LONG_MIN	SROCE_CRC32_FOLD_MIN
@@ -63,6 +71,12 @@ static const char *const sroce_crc_way_name[SROCE_CRC_WAYS] = {
 
 static enum sroce_crc_way sroce_crc_way = SROCE_CRC_TABLE;
 static struct crypto_shash *sroce_crc_tfm;
+
+/* x^(8n) mod P for n = 256 << i: the payloads of full packets, per path MTU */
+#define SROCE_CRC_XPOW_MIN_SHIFT	8
+static u32 sroce_crc_xpow_mtu[5];
+static_assert(SROCE_TX_PAY_MIN == 1U << SROCE_CRC_XPOW_MIN_SHIFT &&
+	      SROCE_TX_PAY_MAX == 1U << (SROCE_CRC_XPOW_MIN_SHIFT + 4));
 
 static u32 sroce_crc32_shash(u32 crc, const void *p, size_t len)
 {
@@ -95,6 +109,34 @@ u32 sroce_crc32(u32 crc, const void *p, size_t len)
 	if (len < SROCE_CRC_LONG_MIN)
 		return crc32_le(crc, p, len);
 	return sroce_crc32_way(sroce_crc_way, crc, p, len);
+}
+
+/**
+ * sroce_crc32_copy - memcpy(@dst, @src, @len), returning
+ * sroce_crc32(@crc, @src, @len)
+ *
+ * One pass over the bytes when the fold is the CRC in use; else the copy,
+ * then the CRC. Any context.
+ */
+u32 sroce_crc32_copy(u32 crc, void *dst, const void *src, size_t len)
+{
+	if (len >= SROCE_CRC_LONG_MIN && sroce_crc_way == SROCE_CRC_FOLD)
+		return sroce_crc32_fold_copy(crc, dst, src, len);
+	memcpy(dst, src, len);
+	return sroce_crc32(crc, dst, len);
+}
+
+/* sroce_crc32_xpow8(@len), from the table for a full packet's payload. */
+static u32 sroce_crc_xpow(u32 len)
+{
+	unsigned int i;
+
+	if (is_power_of_2(len)) {
+		i = ilog2(len) - SROCE_CRC_XPOW_MIN_SHIFT;
+		if (i < ARRAY_SIZE(sroce_crc_xpow_mtu))
+			return sroce_crc_xpow_mtu[i];
+	}
+	return sroce_crc32_xpow8(len);
 }
 
 /* Nanoseconds of SROCE_CRC_RACE_RUNS chained runs over @buf; CRC in @crc. */
@@ -193,7 +235,11 @@ static struct crypto_shash *sroce_crc_shash(const char **driver)
 void sroce_crc_module_init(void)
 {
 	const char *driver = "";
+	unsigned int i;
 
+	for (i = 0; i < ARRAY_SIZE(sroce_crc_xpow_mtu); i++)
+		sroce_crc_xpow_mtu[i] =
+			sroce_crc32_xpow8(1U << (i + SROCE_CRC_XPOW_MIN_SHIFT));
 	sroce_crc_tfm = sroce_crc_shash(&driver);
 	sroce_crc_way = sroce_crc_race(driver);
 	if (sroce_crc_way != SROCE_CRC_SHASH && sroce_crc_tfm) {
@@ -245,18 +291,22 @@ void sroce_icrc_add_skb(struct sroce_icrc_ctx *ctx, struct sk_buff *skb,
 /**
  * sroce_icrc_fill - write the ICRC of a packet being sent
  * @skb:    skb->data at the IP header of @ip_len bytes, followed by UDP
- *          and BTH (linear), then the rest (which may be in fragments)
+ *          and BTH (linear), then the rest (which may be in fragments);
+ *          skb->cb a struct sroce_tx_pay
  * @ip_len: bytes of the IP header
  *
- * Writes the ICRC into the last 4 bytes. Returns 0 or a negative errno
- * (-EINVAL: headers not linear, or @ip_len and the IP version disagree).
- * Any context.
+ * Writes the ICRC into the last 4 bytes; the payload's CRC noted in
+ * struct sroce_tx_pay is joined, not computed again. Returns 0 or a
+ * negative errno (-EINVAL: headers not linear, or @ip_len and the IP
+ * version disagree). Any context.
  */
 int sroce_icrc_fill(struct sk_buff *skb, unsigned int ip_len)
 {
+	struct sroce_tx_pay *pay = sroce_tx_pay(skb);
 	unsigned int ib_off = ip_len + sizeof(struct udphdr);
 	unsigned int from = ib_off + SROCE_BTH_LEN;
 	unsigned int to = skb->len - SROCE_ICRC_LEN;
+	unsigned int pay_len = pay->len;
 	struct sroce_icrc_ctx ctx;
 	u8 icrc[SROCE_ICRC_LEN];
 
@@ -265,7 +315,11 @@ int sroce_icrc_fill(struct sk_buff *skb, unsigned int ip_len)
 	if (sroce_icrc_init(&ctx, skb->data, ip_len, skb->data + ip_len,
 			    skb->data + ib_off))
 		return -EINVAL;
-	sroce_icrc_add_skb(&ctx, skb, from, to);
+	if (WARN_ON_ONCE(pay_len > to - from))
+		pay_len = 0;
+	sroce_icrc_add_skb(&ctx, skb, from, to - pay_len);
+	if (pay_len)
+		sroce_icrc_join(&ctx, pay->crc, sroce_crc_xpow(pay_len));
 	sroce_icrc_put(icrc, sroce_icrc_final(&ctx));
 	return skb_store_bits(skb, to, icrc, SROCE_ICRC_LEN);
 }

@@ -12,6 +12,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "sroce.h"
+#include "sroce_crc.h"
 #include "sroce_engine.h"
 #include "sroce_key.h"
 #include "sroce_mr.h"
@@ -67,7 +68,7 @@ static void *sroce_mr_chunk(struct sroce_mr *mr, u64 iova, struct page **page,
 }
 
 static int sroce_mr_copy_pages(struct sroce_mr *mr, u64 iova, void *buf,
-			       u32 len, enum sroce_copy_dir dir)
+			       u32 len, enum sroce_copy_dir dir, u32 *crc)
 {
 	struct page *page;
 	unsigned int off = 0;
@@ -84,6 +85,8 @@ static int sroce_mr_copy_pages(struct sroce_mr *mr, u64 iova, void *buf,
 			va = kmap_local_page(page) + off;
 		if (dir == SROCE_TO_MR)
 			memcpy(va, buf, n);
+		else if (crc)
+			*crc = sroce_crc32_copy(*crc, buf, va, n);
 		else
 			memcpy(buf, va, n);
 		if (page)
@@ -103,14 +106,14 @@ static int sroce_mr_copy_pages(struct sroce_mr *mr, u64 iova, void *buf,
  * one packet's payload per call.
  */
 static int sroce_mr_copy_fast(struct sroce_mr *mr, u64 iova, void *buf,
-			      u32 len, enum sroce_copy_dir dir)
+			      u32 len, enum sroce_copy_dir dir, u32 *crc)
 {
 	unsigned long flags;
 	int err = -EFAULT;
 
 	spin_lock_irqsave(&mr->lock, flags);
 	if (mr->valid && sroce_range_ok(mr->iova, mr->length, iova, len))
-		err = sroce_mr_copy_pages(mr, iova, buf, len, dir);
+		err = sroce_mr_copy_pages(mr, iova, buf, len, dir, crc);
 	spin_unlock_irqrestore(&mr->lock, flags);
 	return err;
 }
@@ -122,6 +125,8 @@ static int sroce_mr_copy_fast(struct sroce_mr *mr, u64 iova, void *buf,
  * @buf: kernel buffer
  * @len: bytes
  * @dir: SROCE_TO_MR or SROCE_FROM_MR
+ * @crc: NULL, or (SROCE_FROM_MR) a running sroce_crc32() to which the
+ *       bytes copied are added, in the same pass where the CRC allows
  *
  * Any context the engines run in; never sleeps. On an ODP MR a page not
  * mapped for the access is a fault, -EWOULDBLOCK: the caller must then
@@ -133,15 +138,20 @@ static int sroce_mr_copy_fast(struct sroce_mr *mr, u64 iova, void *buf,
  * since the lookup.
  */
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
-		  enum sroce_copy_dir dir)
+		  enum sroce_copy_dir dir, u32 *crc)
 {
+	int err;
+
 	if (mr->type == SROCE_MR_FAST)
-		return sroce_mr_copy_fast(mr, iova, buf, len, dir);
+		return sroce_mr_copy_fast(mr, iova, buf, len, dir, crc);
 	if (!sroce_range_ok(mr->iova, mr->length, iova, len))
 		return -EFAULT;
-	if (mr->type == SROCE_MR_ODP)
-		return sroce_odp_copy(mr, iova, buf, len, dir);
-	return sroce_mr_copy_pages(mr, iova, buf, len, dir);
+	if (mr->type != SROCE_MR_ODP)
+		return sroce_mr_copy_pages(mr, iova, buf, len, dir, crc);
+	err = sroce_odp_copy(mr, iova, buf, len, dir);
+	if (!err && crc)
+		*crc = sroce_crc32(*crc, buf, len);
+	return err;
 }
 
 /**
@@ -334,6 +344,7 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
  * @dir: SROCE_TO_MR (receive, READ response) or SROCE_FROM_MR (send)
  * @access: IB_ACCESS_LOCAL_WRITE when writing into the SGL, else 0
  * @fault: the QP's fault note (sroce_odp_fault_note())
+ * @crc: as for sroce_mr_copy()
  *
  * Context as sroce_mr_copy(). Returns 0; -EWOULDBLOCK as sroce_mr_copy(),
  * the fault noted in @fault;
@@ -344,7 +355,7 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
 		   void *buf, u32 len, enum sroce_copy_dir dir, int access,
-		   struct sroce_odp_fault *fault)
+		   struct sroce_odp_fault *fault, u32 *crc)
 {
 	enum sroce_mr_err merr;
 	struct sroce_mr *mr;
@@ -361,7 +372,7 @@ int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 				     sges[i].addr + offset, n, access, &merr);
 		if (!mr)
 			return -EACCES;
-		err = sroce_mr_copy(mr, sges[i].addr + offset, buf, n, dir);
+		err = sroce_mr_copy(mr, sges[i].addr + offset, buf, n, dir, crc);
 		if (err == -EWOULDBLOCK)
 			err = sroce_odp_fault_note(fault, mr,
 						   sges[i].addr + offset, n,

@@ -22,14 +22,14 @@ struct sroce_pd;
 
 /* For the engines: see the comments in sroce_mr.c. */
 int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len,
-		  enum sroce_copy_dir dir);
+		  enum sroce_copy_dir dir, u32 *crc);
 int sroce_mr_prefault(struct sroce_mr *mr, u64 iova, u64 len, bool write);
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, enum sroce_atomic_op op,
 		    u64 swap_add, u64 comp, u64 *orig);
 int sroce_sgl_copy(struct sroce_dev *sdev, struct sroce_pd *pd,
 		   const struct sroce_sge *sges, u32 nsge, u64 offset,
 		   void *buf, u32 len, enum sroce_copy_dir dir, int access,
-		   struct sroce_odp_fault *fault);
+		   struct sroce_odp_fault *fault, u32 *crc);
 void sroce_sgl_prefault(struct sroce_dev *sdev, struct sroce_pd *pd,
 			const struct sroce_sge *sges, u32 nsge, u64 len,
 			struct sroce_odp_fault *fault);

@@ -20,6 +20,7 @@
 #include "sroce_mr.h"
 #include "sroce_work.h"
 #include "sroce_cc.h"
+#include "sroce_crc.h"
 #include "sroce_mw.h"
 #include "sroce_ring.h"
 #include "aeth.h"
@@ -381,7 +382,8 @@ static int sroce_req_send_one(struct sroce_qp *qp, struct sroce_swqe *sw, u32 id
 			err = sroce_sgl_copy(qp->sdev, qp->pd, sroce_swqe_sges(sw),
 					     sw->wqe.num_sge, qp->req.offset, dst,
 					     paylen, SROCE_FROM_MR, 0,
-					     &qp->odp_fault);
+					     &qp->odp_fault,
+					     sroce_tx_pay_crc(skb, paylen));
 			if (err == -EWOULDBLOCK) {
 				/* ODP fault noted: again once resolved */
 				kfree_skb(skb);

@@ -22,6 +22,7 @@
 #include "qp_fsm.h"
 #include <rdma/ib_mad.h>
 #include "sroce_cq.h"
+#include "sroce_crc.h"
 #include "sroce_mr.h"
 #include "sroce_srq.h"
 #include "aeth.h"
@@ -104,7 +105,7 @@ static int sroce_resp_xmit(struct sroce_qp *qp, u8 rc_opcode, u32 psn, u8 syn,
 	}
 	if (paylen) {
 		err = sroce_mr_copy(mr, va, skb->data + info->length, paylen,
-				    SROCE_FROM_MR);
+				    SROCE_FROM_MR, sroce_tx_pay_crc(skb, paylen));
 		if (err == -EWOULDBLOCK)
 			err = sroce_odp_fault_note(sroce_resp_fault(qp), mr, va, paylen,
 						   false);
@@ -320,7 +321,7 @@ static int sroce_resp_scatter(struct sroce_qp *qp, const void *buf, u32 len)
 	err = sroce_sgl_copy(qp->sdev, sroce_resp_pd(qp), qp->rsge,
 			     qp->resp.rwqe.num_sge, qp->resp.roffset,
 			     (void *)buf, len, SROCE_TO_MR, IB_ACCESS_LOCAL_WRITE,
-			     sroce_resp_fault(qp));
+			     sroce_resp_fault(qp), NULL);
 	if (!err)
 		qp->resp.roffset += len;
 	return err;
@@ -550,7 +551,7 @@ static bool sroce_resp_write(struct sroce_qp *qp, struct sk_buff *skb)
 		}
 	}
 	err = mr ? sroce_mr_copy(mr, r->wva, payload, pkt->payload_len,
-				 SROCE_TO_MR) : 0;
+				 SROCE_TO_MR, NULL) : 0;
 	if (err == -EWOULDBLOCK) {
 		err = sroce_odp_fault_note(sroce_resp_fault(qp), mr, r->wva,
 					   pkt->payload_len, true);

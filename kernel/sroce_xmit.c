@@ -97,6 +97,7 @@ struct sk_buff *sroce_net_alloc_skb(struct sroce_dev *sdev,
 	skb_reserve(skb, head);
 	skb->protocol = v6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
 	skb_put(skb, ib_len);
+	sroce_tx_pay(skb)->len = 0;
 	return skb;
 }
 

@@ -135,16 +135,18 @@ echo "ceiling: ib_write_bw 64 KiB of sroce / the veth's kernel UDP rate (pktgen,
 	"$(quot "$(get ib_write_bw_65536 bw sroce)" "$(get pktgen_udp_1472 bw udp)")"
 echo "ceiling: ib_write_bw 64 KiB of sroce_j / the veth's kernel UDP rate at MTU 9000 (pktgen, same boot):" \
 	"$(quot "$(get ib_write_bw_65536 bw sroce_j)" "$(get pktgen_udp_8972 bw udp)")"
-# Every payload byte of a WRITE or SEND costs sroce two copies (MR to skb,
-# skb to MR) and two ICRC passes (sent, checked): with nothing else, one
-# vCPU moves at most 1 / (2 / crc + 2 / copy), two vCPUs in perfect
-# overlap twice that. siw copies as much and computes no CRC.
+# Every payload byte of a WRITE or SEND costs sroce two ICRC passes: the
+# sender's, which also copies it from the MR into the skb, and the
+# receiver's check; then the receiver's copy into the MR. With nothing
+# else, and the sender's pass at the ICRC's rate, one vCPU moves at most
+# 1 / (2 / crc + 1 / copy), two vCPUs in perfect overlap twice that. siw
+# copies twice and computes no CRC.
 crc=$(get icrc_1k bw udp) cpy=$(get memcpy_64k bw udp)
 if [ -n "$crc" ] && [ "$crc" != - ] && [ -n "$cpy" ] && [ "$cpy" != - ]; then
 	awk -v c="$crc" -v m="$cpy" -v s="$(get ib_write_bw_1048576 bw siw)" \
 		-v sj="$(get ib_write_bw_1048576 bw sroce_j)" 'BEGIN {
-		one = 1 / (2 / c + 2 / m)
-		printf "per-byte bound: ICRC %.1f MiB/s, memcpy %.1f MiB/s (one vCPU, same boot): two copies and two ICRC passes allow %.1f MiB/s on one vCPU, %.1f on two", c, m, one, 2 * one
+		one = 1 / (2 / c + 1 / m)
+		printf "per-byte bound: ICRC %.1f MiB/s, memcpy %.1f MiB/s (one vCPU, same boot): two ICRC passes (one copying) and a copy allow %.1f MiB/s on one vCPU, %.1f on two", c, m, one, 2 * one
 		printf "; ib_write_bw 1 MiB: sroce_j %s, siw %s\n", sj, s
 	}'
 fi
