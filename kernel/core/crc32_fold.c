@@ -5,39 +5,40 @@
  *
  * A message M is a polynomial over GF(2) whose first bit (bit 0 of byte 0)
  * is the highest term; crc32_le(0, M) is M * x^32 mod P. Since
- *   Q(x) = x^320 + x^223 + x^153 + x^65 + x^58 + x^49 + 1
- * is a multiple of P (found by a meet-in-the-middle search over x^j mod P;
- * checked by the host tests), M mod P = (M mod Q) mod P. Long division by
- * Q needs no table: each bit that is still set at stream position t
- * (every term of degree >= 320) flips the bits d = 320 - e positions
- * later, for each lower term x^e of Q, d in {97, 167, 255, 262, 271, 320}.
- * As every d is at least 64, a 64-bit little-endian word of the stream is
- * final once the five words before it are: word k is its data XOR the
- * five earlier words shifted by those distances. The last 320 bits are
- * M mod Q; crc32_le() over those 40 bytes gives the CRC.
+ *   Q(x) = x^300 + x^155 + x^117 + x^89 + 1
+ * is a multiple of P (the one of fewest terms below degree 320, found by
+ * a meet-in-the-middle search over x^j mod P; checked by the host tests),
+ * adding multiples of Q leaves M mod P as it is. So, without a table:
+ * each bit still set at stream position t, up to the last 320 bits (all
+ * terms of degree >= 320), is cleared by adding Q shifted under it, which
+ * flips the bits d = 300 - e positions later for each lower term x^e of
+ * Q, d in {145, 183, 211, 300}. As every d is at least 128, a 64-bit
+ * little-endian word of the stream is final once the words two to five
+ * before it are: word k is its data XOR those four words shifted by the
+ * distances. The last 320 bits, fed by the words before them but not by
+ * each other, are then congruent to M mod P; crc32_le() over those 40
+ * bytes gives the CRC.
  *
- * Per 8 bytes: one load and ten shifts and XORs in registers, where the
+ * Per 8 bytes: one load and eight shifts and XORs in registers, where the
  * table-driven crc32_le() makes eight table loads. Under an emulator
  * (QEMU/TCG) every load costs a software TLB lookup, which makes this the
  * faster one there; kernel/sroce_crc.c times both at module load.
  */
 #include "crc32_fold.h"
 
-#define FOLD_WORDS	5	/* deg Q / 64: the words of M mod Q */
+#define FOLD_WORDS	5	/* the words of the remainder, 320 bits */
 
 /*
- * What the five words before word k add to it (h1 = word k - 1, ...,
- * h5 = word k - 5). Distance d = 64 q + r reaches word k from word k - q
- * (shifted up by r) and from word k - q - 1 (its top r bits).
+ * What words k - 2 .. k - 5 add to word k (word k - 1 adds nothing).
+ * Distance d = 64 q + r reaches word k from word k - q (shifted up by r)
+ * and from word k - q - 1 (its top r bits).
  */
-static inline u64 fold_feed(u64 h1, u64 h2, u64 h3, u64 h4, u64 h5)
+static inline u64 fold_feed(u64 h2, u64 h3, u64 h4, u64 h5)
 {
-	return (h1 << 33) ^ (h2 >> 31) ^	/* d =  97 */
-	       (h2 << 39) ^ (h3 >> 25) ^	/* d = 167 */
-	       (h3 << 63) ^ (h4 >> 1) ^		/* d = 255 */
-	       (h4 << 6) ^ (h5 >> 58) ^		/* d = 262 */
-	       (h4 << 15) ^ (h5 >> 49) ^	/* d = 271 */
-	       h5;				/* d = 320 */
+	return (h2 << 17) ^ (h3 >> 47) ^	/* d = 145 */
+	       (h2 << 55) ^ (h3 >> 9) ^		/* d = 183 */
+	       (h3 << 19) ^ (h4 >> 45) ^	/* d = 211 */
+	       (h4 << 44) ^ (h5 >> 20);		/* d = 300 */
 }
 
 /* Word @off of @p; copied to @dst first when there is one. */
@@ -89,11 +90,11 @@ static __always_inline u32 fold_run(u32 crc, u8 *dst, const u8 *p,
 	 * cost as much as a word's work.
 	 */
 	for (k = 1; k + FOLD_WORDS <= words; k += FOLD_WORDS) {
-		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h1, h2, h3, h4, h5);
-		w2 = fold_load(dst, p, 8 * k + 8) ^ fold_feed(w1, h1, h2, h3, h4);
-		w3 = fold_load(dst, p, 8 * k + 16) ^ fold_feed(w2, w1, h1, h2, h3);
-		w4 = fold_load(dst, p, 8 * k + 24) ^ fold_feed(w3, w2, w1, h1, h2);
-		w5 = fold_load(dst, p, 8 * k + 32) ^ fold_feed(w4, w3, w2, w1, h1);
+		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h2, h3, h4, h5);
+		w2 = fold_load(dst, p, 8 * k + 8) ^ fold_feed(h1, h2, h3, h4);
+		w3 = fold_load(dst, p, 8 * k + 16) ^ fold_feed(w1, h1, h2, h3);
+		w4 = fold_load(dst, p, 8 * k + 24) ^ fold_feed(w2, w1, h1, h2);
+		w5 = fold_load(dst, p, 8 * k + 32) ^ fold_feed(w3, w2, w1, h1);
 		h5 = w1;
 		h4 = w2;
 		h3 = w3;
@@ -101,7 +102,7 @@ static __always_inline u32 fold_run(u32 crc, u8 *dst, const u8 *p,
 		h1 = w5;
 	}
 	for (; k < words; k++) {
-		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h1, h2, h3, h4, h5);
+		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h2, h3, h4, h5);
 		h5 = h4;
 		h4 = h3;
 		h3 = h2;
@@ -110,7 +111,7 @@ static __always_inline u32 fold_run(u32 crc, u8 *dst, const u8 *p,
 	}
 	/* The remainder: fed by the words above, not by each other. */
 	for (i = 0; i < FOLD_WORDS; i++, k++) {
-		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h1, h2, h3, h4, h5);
+		w1 = fold_load(dst, p, 8 * k) ^ fold_feed(h2, h3, h4, h5);
 		rem[i] = cpu_to_le64(w1);
 		h5 = h4;
 		h4 = h3;
