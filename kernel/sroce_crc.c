@@ -114,6 +114,10 @@ u32 sroce_crc32(u32 crc, const void *p, size_t len)
 /**
  * sroce_crc32_copy - memcpy(@dst, @src, @len), returning
  * sroce_crc32(@crc, @src, @len)
+ * @crc: running CRC (crc32_le()'s state)
+ * @dst: @len bytes, not overlapping @src
+ * @src: bytes to copy and CRC
+ * @len: byte count
  *
  * One pass over the bytes when the fold is the CRC in use; else the copy,
  * then the CRC. Any context.

@@ -180,4 +180,16 @@ int main(void)
 }
 #endif
 
+/* harness_fill - @len pseudo-random bytes from @seed (a fixed LCG). */
+static inline void harness_fill(unsigned char *buf, size_t len,
+				unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		seed = seed * 1103515245 + 12345;
+		buf[i] = seed >> 16;
+	}
+}
+
 #endif /* SROCE_HOST_HARNESS_H */

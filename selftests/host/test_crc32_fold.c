@@ -11,12 +11,7 @@ static u8 buf[9000 + 16];
 
 static void fill(u32 seed)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(buf); i++) {
-		seed = seed * 1103515245 + 12345;
-		buf[i] = seed >> 16;
-	}
+	harness_fill(buf, sizeof(buf), seed);
 }
 
 /* Q = x^300 + x^155 + x^117 + x^89 + 1 is 0 mod P. */
