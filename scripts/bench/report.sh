@@ -140,7 +140,9 @@ echo "ceiling: ib_write_bw 64 KiB of sroce_j / the veth's kernel UDP rate at MTU
 # receiver's check; then the receiver's copy into the MR. With nothing
 # else, and the sender's pass at the ICRC's rate, one vCPU moves at most
 # 1 / (2 / crc + 1 / copy), two vCPUs in perfect overlap twice that. siw
-# copies twice and computes no CRC.
+# computes no CRC and sends an unsignalled message of a page or more
+# from the user's pages (MSG_SPLICE_PAGES): its one copy is the
+# receiver's.
 crc=$(get icrc_1k bw udp) cpy=$(get memcpy_64k bw udp)
 if [ -n "$crc" ] && [ "$crc" != - ] && [ -n "$cpy" ] && [ "$cpy" != - ]; then
 	awk -v c="$crc" -v m="$cpy" -v s="$(get ib_write_bw_1048576 bw siw)" \
