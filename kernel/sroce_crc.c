@@ -72,11 +72,12 @@ static const char *const sroce_crc_way_name[SROCE_CRC_WAYS] = {
 static enum sroce_crc_way sroce_crc_way = SROCE_CRC_TABLE;
 static struct crypto_shash *sroce_crc_tfm;
 
-/* x^(8n) mod P for n = 256 << i: the payloads of full packets, per path MTU */
-#define SROCE_CRC_XPOW_MIN_SHIFT	8
-static u32 sroce_crc_xpow_mtu[5];
-static_assert(SROCE_TX_PAY_MIN == 1U << SROCE_CRC_XPOW_MIN_SHIFT &&
-	      SROCE_TX_PAY_MAX == 1U << (SROCE_CRC_XPOW_MIN_SHIFT + 4));
+/*
+ * x^(8n) mod P for n = SROCE_TX_PAY_MIN << i: the payloads of full
+ * packets, one per path MTU
+ */
+static u32 sroce_crc_xpow_mtu[ilog2(SROCE_TX_PAY_MAX) -
+			      ilog2(SROCE_TX_PAY_MIN) + 1];
 
 static u32 sroce_crc32_shash(u32 crc, const void *p, size_t len)
 {
@@ -136,7 +137,7 @@ static u32 sroce_crc_xpow(u32 len)
 	unsigned int i;
 
 	if (is_power_of_2(len)) {
-		i = ilog2(len) - SROCE_CRC_XPOW_MIN_SHIFT;
+		i = ilog2(len) - ilog2(SROCE_TX_PAY_MIN);
 		if (i < ARRAY_SIZE(sroce_crc_xpow_mtu))
 			return sroce_crc_xpow_mtu[i];
 	}
@@ -242,8 +243,7 @@ void sroce_crc_module_init(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sroce_crc_xpow_mtu); i++)
-		sroce_crc_xpow_mtu[i] =
-			sroce_crc32_xpow8(1U << (i + SROCE_CRC_XPOW_MIN_SHIFT));
+		sroce_crc_xpow_mtu[i] = sroce_crc32_xpow8(SROCE_TX_PAY_MIN << i);
 	sroce_crc_tfm = sroce_crc_shash(&driver);
 	sroce_crc_way = sroce_crc_race(driver);
 	if (sroce_crc_way != SROCE_CRC_SHASH && sroce_crc_tfm) {
