@@ -35,9 +35,15 @@ SPORT = 0xC123
 
 # opcode -> extension header bytes after the BTH (IBA 9.2, table 38)
 EXT_LEN = {
+    0x01: 0,        # RC SEND MIDDLE
+    0x02: 0,        # RC SEND LAST
     0x04: 0,        # RC SEND ONLY
+    0x07: 0,        # RC RDMA WRITE MIDDLE
+    0x08: 0,        # RC RDMA WRITE LAST
     0x0A: 16,       # RC RDMA WRITE ONLY (RETH)
     0x0C: 16,       # RC RDMA READ REQUEST (RETH)
+    0x0E: 0,        # RC RDMA READ RESPONSE MIDDLE
+    0x0F: 4,        # RC RDMA READ RESPONSE LAST (AETH)
     0x11: 4,        # RC ACKNOWLEDGE (AETH)
     0x13: 28,       # RC COMPARE SWAP (AtomicETH)
     0x14: 28,       # RC FETCH ADD (AtomicETH)
@@ -45,7 +51,8 @@ EXT_LEN = {
     0x64: 8,        # UD SEND ONLY (DETH)
     0x65: 12,       # UD SEND ONLY WITH IMMEDIATE (DETH + ImmDt)
 }
-HAS_PAYLOAD = {0x04, 0x0A, 0x24, 0x64, 0x65}
+HAS_PAYLOAD = {0x01, 0x02, 0x04, 0x07, 0x08, 0x0A, 0x0E, 0x0F, 0x24, 0x64,
+               0x65}
 
 
 def bth(opcode, dqpn, psn=0, pad=0, tver=0, pkey=0xFFFF, ackreq=False):
